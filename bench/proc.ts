@@ -1,0 +1,46 @@
+/**
+ * CPU time and resident memory of a process, from /proc (Linux only), for the relay bench.
+ */
+import { readFileSync } from "node:fs";
+
+/** Clock ticks per second of utime/stime in /proc/<pid>/stat (USER_HZ; 100 on every Linux port in practice). */
+export const CLOCK_TICKS = (() => {
+  const out = Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim();
+  return Number(out) || 100;
+})();
+
+/** utime + stime of every thread of the process, in µs. */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name (field 2) may contain spaces; the fields after its closing parenthesis start at field 3.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1_000_000) / CLOCK_TICKS;
+}
+
+/** VmRSS of the process, in bytes. */
+export function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+  return kb === undefined ? NaN : Number(kb) * 1024;
+}
+
+/** Samples a process's VmRSS every `everyMs` until stopped; returns the samples (bytes). */
+export function sampleRss(pid: number, everyMs: number): { stop(): number[] } {
+  const samples: number[] = [];
+  const take = () => {
+    try {
+      samples.push(rssBytes(pid));
+    } catch {}
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return samples;
+    },
+  };
+}

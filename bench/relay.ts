@@ -1,0 +1,358 @@
+/**
+ * The relay benchmark (issue #3 §9). Starts the fake OpenAI upstream, the bare forwarder and Tollgate
+ * (from source, and compiled when dist/tollgate exists) and drives, in one run:
+ *
+ *   - saturation: wrk -t1 -c64 -d10s POSTing a small chat body (non-stream, then stream), with the
+ *     server's CPU µs per request from /proc and its peak RSS;
+ *   - latency at a fixed rate (1000 req/s, open loop, measured from the due time), non-stream;
+ *   - stream first-byte time at 200 req/s;
+ *   - Tollgate's RSS over a soak at a steady mixed rate (BENCH_SOAK_SECONDS, default 60).
+ *
+ * The server under test (forwarder or Tollgate) is pinned to CPU 0; the load generators and the fake to
+ * CPU 1 — so "fake directly" shares CPU 1 with its client, as it does when it is the upstream. Prints
+ * figures with their targets beside them and never fails on a missed target.
+ *
+ *   bun bench/relay.ts          (or as part of `bun run bench`; BENCH_SOAK_SECONDS shortens the soak)
+ */
+import { spawn, type Subprocess } from "bun";
+import { existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { fixedRate, httpRequest, type FixedRateResult } from "./fixed-rate";
+import { cpuMicros, rssBytes, sampleRss } from "./proc";
+import { freePort, ROOT, startGateway, type Gateway } from "./support";
+
+const SERVER_CPU = 0;
+const CLIENT_CPU = 1;
+const MODEL = "bench-model";
+const CHAT_PATH = "/v1/chat/completions";
+const ROOT_PASSWORD = "bench-root-pass";
+/** The compiled gateway (`bun run build`); BENCH_TOLLGATE_BINARY points elsewhere, e.g. at a build under /tmp. */
+const COMPILED = process.env.BENCH_TOLLGATE_BINARY || join(ROOT, "dist/tollgate");
+
+const SATURATION_SECONDS = 10;
+const FIXED_RATE = 1000;
+const FIXED_SECONDS = 8;
+const FIRST_BYTE_RATE = 200;
+const FIRST_BYTE_SECONDS = 5;
+const SOAK_RATE = 500;
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS || 60);
+const SOAK_SAMPLE_SECONDS = 5;
+
+const chatBody = (stream: boolean) =>
+  JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }], ...(stream && { stream: true }) });
+
+interface Target {
+  name: string;
+  url: string;
+  pid: number;
+  /** Bearer key ("" for targets without auth). */
+  key: string;
+  stop(): Promise<void>;
+}
+
+/** Spawns a plain Bun script pinned to a CPU and waits until its port answers. */
+async function startScript(name: string, script: string, args: string[], cpu: number): Promise<{ url: string; proc: Subprocess }> {
+  const port = freePort();
+  const proc = spawn({
+    cmd: ["taskset", "-c", String(cpu), "bun", join(import.meta.dir, script), "--port", String(port), ...args],
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  for (;;) {
+    try {
+      await fetch(url);
+      return { url, proc };
+    } catch {}
+    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}`);
+    if (performance.now() - started > 15_000) throw new Error(`${name} did not start within 15 s`);
+    await Bun.sleep(10);
+  }
+}
+
+async function stopProc(proc: Subprocess) {
+  proc.kill("SIGTERM");
+  await proc.exited;
+}
+
+/** Signs in as root, prices the bench model, adds a channel to the fake and an unlimited token. */
+async function provision(gateway: Gateway, fakeUrl: string): Promise<string> {
+  const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(gateway.url + path, {
+      method,
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as { success: boolean; message?: string; data?: any };
+    if (!json.success) throw new Error(`${method} ${path}: ${json.message}`);
+    return { json, response };
+  };
+  const login = await call("POST", "/api/user/login", { username: "root", password: ROOT_PASSWORD });
+  const auth = { cookie: login.response.headers.get("set-cookie")!.split(";")[0]!, "New-Api-User": String(login.json.data.id) };
+  await call("PUT", "/api/option/", { key: "ModelRatio", value: JSON.stringify({ [MODEL]: 1 }) }, auth);
+  await call("POST", "/api/channel/", { type: 1, name: "fake", key: "sk-bench-upstream", base_url: fakeUrl, models: MODEL, group: "default" }, auth);
+  const token = await call("POST", "/api/token/", { name: "bench", unlimited_quota: true }, auth);
+  return token.json.data.keys[0] as string;
+}
+
+async function startTollgate(name: string, fakeUrl: string, command?: string[]): Promise<Target> {
+  const gateway = await startGateway({ command, cpu: SERVER_CPU, env: { INITIAL_ROOT_PASSWORD: ROOT_PASSWORD } });
+  const key = await provision(gateway, fakeUrl);
+  return { name, url: gateway.url, pid: gateway.proc.pid, key, stop: () => gateway.stop() };
+}
+
+/** One request of each kind, so a misconfigured target shows its error instead of a table of non-2xx. */
+async function probe(target: Target) {
+  for (const stream of [false, true]) {
+    const response = await fetch(target.url + CHAT_PATH, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(target.key && { authorization: `Bearer ${target.key}` }) },
+      body: chatBody(stream),
+    });
+    const text = await response.text();
+    if (response.status !== 200) console.log(`  ! ${target.name} ${stream ? "stream" : "non-stream"} probe: ${response.status} ${text.slice(0, 300)}`);
+  }
+}
+
+interface Saturation {
+  requestsPerSecond: number;
+  requests: number;
+  non2xx: number;
+  socketErrors: string;
+  cpuMicrosPerRequest: number;
+  p50Ms: number;
+  p99Ms: number;
+  rssMax: number;
+}
+
+/** wrk POSTing the chat body through bench/wrk-post.lua, on CPU 1; CPU and RSS of the target's process. */
+async function saturate(target: Target, stream: boolean, seconds: number): Promise<Saturation> {
+  const cmd = [
+    "taskset", "-c", String(CLIENT_CPU),
+    "wrk", "--latency", "-t1", "-c64", `-d${seconds}s`, "-s", join(import.meta.dir, "wrk-post.lua"),
+    target.url + CHAT_PATH,
+  ];
+  const rss = sampleRss(target.pid, 250);
+  const cpuBefore = cpuMicros(target.pid);
+  const proc = spawn({ cmd, env: { ...process.env, WRK_BODY: chatBody(stream), WRK_KEY: target.key }, stdout: "pipe", stderr: "inherit" });
+  const out = await new Response(proc.stdout).text();
+  await proc.exited;
+  const cpu = cpuMicros(target.pid) - cpuBefore;
+  const rssSamples = rss.stop();
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  const latency = (pct: string) => {
+    const m = new RegExp(`${pct}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    if (!m) return NaN;
+    const value = Number(m[1]);
+    return m[2] === "us" ? value / 1000 : m[2] === "s" ? value * 1000 : value;
+  };
+  return {
+    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
+    requests,
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
+    socketErrors: /Socket errors:[^\n]*/.exec(out)?.[0] ?? "",
+    cpuMicrosPerRequest: cpu / requests,
+    p50Ms: latency("50"),
+    p99Ms: latency("99"),
+    rssMax: Math.max(...rssSamples),
+  };
+}
+
+function requestsFor(target: Target, kinds: boolean[]): Uint8Array[] {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (target.key) headers.Authorization = `Bearer ${target.key}`;
+  return kinds.map((stream) => httpRequest(target.url, "POST", CHAT_PATH, chatBody(stream), headers));
+}
+
+const ALLOWED_CPUS = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? "0-1";
+
+/** The fixed-rate client runs in this process: pin it (every thread) to CPU 1 for the duration, then restore. */
+function pinSelf(cpu: number | undefined) {
+  const list = cpu === undefined ? ALLOWED_CPUS : String(cpu);
+  Bun.spawnSync(["taskset", "-a", "-p", "-c", list, String(process.pid)], { stdout: "ignore", stderr: "ignore" });
+}
+
+const MB = 1024 * 1024;
+const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+const signed = (n: number, digits = 2) => (Number.isFinite(n) ? (n >= 0 ? "+" : "") + n.toFixed(digits) : "n/a");
+const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : "n/a");
+const load = () => loadavg().map((n) => n.toFixed(2)).join(" ");
+
+function table(header: string[], rows: string[][]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) => "  " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  console.log(line(header));
+  console.log("  " + widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+export async function relayBench(): Promise<void> {
+  const began = performance.now();
+  console.log(`\nRelay benchmark (issue #3 §9): server under test on CPU ${SERVER_CPU}; wrk, the fixed-rate client and the fake upstream on CPU ${CLIENT_CPU}`);
+  console.log(`  load average at start: ${load()} (2 cores: other work on the machine skews every figure below; it should be near 0 here)`);
+
+  const fake = await startScript("fake upstream", "fake-upstream-server.ts", [], CLIENT_CPU);
+  const forwarderProc = await startScript("forwarder", "forwarder.ts", ["--upstream", fake.url], SERVER_CPU);
+  const targets: Target[] = [
+    { name: "fake directly (ceiling)", url: fake.url, pid: fake.proc.pid, key: "", stop: () => stopProc(fake.proc) },
+    { name: "bare forwarder (floor)", url: forwarderProc.url, pid: forwarderProc.proc.pid, key: "", stop: () => stopProc(forwarderProc.proc) },
+  ];
+  const [direct, forwarder] = targets as [Target, Target];
+  try {
+    const source = await startTollgate("Tollgate, from source", fake.url);
+    targets.push(source);
+    let compiled: Target | undefined;
+    if (existsSync(COMPILED)) {
+      compiled = await startTollgate("Tollgate, compiled", fake.url, [COMPILED, "serve"]);
+      targets.push(compiled);
+    }
+    const tollgates = compiled ? [source, compiled] : [source];
+
+    for (const target of targets) await probe(target);
+
+    // ---- Saturation ----
+    const sat = new Map<Target, { plain: Saturation; stream: Saturation }>();
+    for (const target of targets) {
+      await saturate(target, false, 2); // warm-up (JIT, connection pools)
+      const plain = await saturate(target, false, SATURATION_SECONDS);
+      await saturate(target, true, 1);
+      const stream = await saturate(target, true, SATURATION_SECONDS);
+      sat.set(target, { plain, stream });
+    }
+    console.log(`\n  Saturation: wrk -t1 -c64 -d${SATURATION_SECONDS}s, POST ${CHAT_PATH} {model, messages:[{user: "hi"}]}; CPU of the server process from /proc (load average now ${load()}, the bench's own included)`);
+    table(
+      ["target", "non-stream req/s", "CPU µs/req", "non-2xx", "stream req/s", "CPU µs/req", "non-2xx", "max RSS MB"],
+      targets.map((t) => {
+        const { plain, stream } = sat.get(t)!;
+        return [
+          t.name,
+          fmt(plain.requestsPerSecond, 0), fmt(plain.cpuMicrosPerRequest, 0), String(plain.non2xx),
+          fmt(stream.requestsPerSecond, 0), fmt(stream.cpuMicrosPerRequest, 0), String(stream.non2xx),
+          fmt(Math.max(plain.rssMax, stream.rssMax) / MB),
+        ];
+      }),
+    );
+    for (const t of targets) {
+      const { plain, stream } = sat.get(t)!;
+      for (const e of [plain.socketErrors, stream.socketErrors]) if (e) console.log(`  ! ${t.name}: wrk ${e}`);
+    }
+    const floor = sat.get(forwarder)!;
+    for (const t of tollgates) {
+      const { plain, stream } = sat.get(t)!;
+      console.log(
+        `  ${t.name}: throughput ${pct(plain.requestsPerSecond / floor.plain.requestsPerSecond)} of forwarder non-stream, ` +
+          `${pct(stream.requestsPerSecond / floor.stream.requestsPerSecond)} stream  [target >= 60%]`,
+      );
+      console.log(
+        `  ${t.name}: CPU per request ${fmt(plain.cpuMicrosPerRequest / floor.plain.cpuMicrosPerRequest, 2)}× forwarder's non-stream, ` +
+          `${fmt(stream.cpuMicrosPerRequest / floor.stream.cpuMicrosPerRequest, 2)}× stream  [target <= 2×]`,
+      );
+    }
+
+    // ---- Latency at a fixed rate, and stream first byte ----
+    pinSelf(CLIENT_CPU);
+    const fixed = new Map<Target, FixedRateResult>();
+    const firstByte = new Map<Target, FixedRateResult>();
+    const latencyTargets = [direct, forwarder, source];
+    try {
+      for (const t of latencyTargets) {
+        const requests = requestsFor(t, [false]);
+        await fixedRate({ origin: t.url, requests, rate: FIXED_RATE, seconds: 1, connections: 32 }); // warm-up
+        fixed.set(t, await fixedRate({ origin: t.url, requests, rate: FIXED_RATE, seconds: FIXED_SECONDS, connections: 32 }));
+      }
+      for (const t of latencyTargets) {
+        const requests = requestsFor(t, [true]);
+        firstByte.set(t, await fixedRate({ origin: t.url, requests, rate: FIRST_BYTE_RATE, seconds: FIRST_BYTE_SECONDS, connections: 16 }));
+      }
+    } finally {
+      pinSelf(undefined);
+    }
+    const base = fixed.get(direct)!;
+    console.log(`\n  Non-stream latency at ${FIXED_RATE} req/s for ${FIXED_SECONDS} s (open loop, 32 keep-alive sockets, measured from the due send time; load average now ${load()}, the bench's own included)`);
+    table(
+      ["target", "achieved req/s", "p50 ms", "p99 ms", "max ms", "added p50", "added p99", "non-2xx", "errors"],
+      latencyTargets.map((t) => {
+        const r = fixed.get(t)!;
+        const added = t !== direct;
+        return [
+          t.name, fmt(r.achievedRate, 0), fmt(r.latency.p50, 3), fmt(r.latency.p99, 3), fmt(r.latency.max, 1),
+          added ? signed(r.latency.p50 - base.latency.p50, 3) : "-", added ? signed(r.latency.p99 - base.latency.p99, 3) : "-",
+          String(r.non2xx), String(r.errors),
+        ];
+      }),
+    );
+    const s = fixed.get(source)!;
+    const f = fixed.get(forwarder)!;
+    console.log(
+      `  ${source.name}: added p50 ${fmt(s.latency.p50 - base.latency.p50, 3)} ms [target <= 0.5 ms], ` +
+        `added p99 ${fmt(s.latency.p99 - base.latency.p99, 3)} ms [target <= 3 ms]  ` +
+        `(forwarder adds ${fmt(f.latency.p50 - base.latency.p50, 3)} / ${fmt(f.latency.p99 - base.latency.p99, 3)} ms)`,
+    );
+    const lag = [...fixed.values()].map((r) => r.timerLag);
+    console.log(
+      `  (the client's own timer lateness, included above: p50 ${fmt(Math.max(...lag.map((l) => l.p50)), 3)} ms, ` +
+        `p99 ${fmt(Math.max(...lag.map((l) => l.p99)), 3)} ms, worst of the three runs)`,
+    );
+
+    const fbBase = firstByte.get(direct)!;
+    console.log(`\n  Stream chat at ${FIRST_BYTE_RATE} req/s for ${FIRST_BYTE_SECONDS} s: first body byte, and the whole stream (load average now ${load()}, the bench's own included)`);
+    table(
+      ["target", "first byte p50 ms", "p99 ms", "added p50", "whole p50 ms", "whole p99 ms", "non-2xx", "errors"],
+      latencyTargets.map((t) => {
+        const r = firstByte.get(t)!;
+        return [
+          t.name, fmt(r.firstByte.p50, 3), fmt(r.firstByte.p99, 3),
+          t === direct ? "-" : signed(r.firstByte.p50 - fbBase.firstByte.p50, 3),
+          fmt(r.latency.p50, 3), fmt(r.latency.p99, 3), String(r.non2xx), String(r.errors),
+        ];
+      }),
+    );
+    console.log(
+      `  ${source.name}: stream first byte added ${fmt(firstByte.get(source)!.firstByte.p50 - fbBase.firstByte.p50, 3)} ms (p50) [target <= 1 ms]` +
+        "  (the fake answers a repeated request with its whole memoized stream at once)",
+    );
+    for (const r of [...fixed.values(), ...firstByte.values()]) if (r.firstError) console.log(`  ! first non-2xx: ${r.firstError}`);
+
+    // ---- RSS soak, on a fresh process (the ones above carry what the saturation runs left behind) ----
+    const soaked = await startTollgate(`${compiled ? "Tollgate, compiled" : "Tollgate, from source"}, fresh process`, fake.url, compiled ? [COMPILED, "serve"] : undefined);
+    targets.push(soaked);
+    console.log(
+      `\n  ${soaked.name}: RSS soak, ${SOAK_RATE} req/s alternating non-stream and stream for ${SOAK_SECONDS} s, VmRSS every ${SOAK_SAMPLE_SECONDS} s`,
+    );
+    const series: { at: number; rss: number }[] = [];
+    const soakStart = performance.now();
+    const sample = () => series.push({ at: Math.round((performance.now() - soakStart) / 1000), rss: rssBytes(soaked.pid) });
+    sample();
+    const sampler = setInterval(sample, SOAK_SAMPLE_SECONDS * 1000);
+    pinSelf(CLIENT_CPU);
+    let soak: FixedRateResult;
+    try {
+      soak = await fixedRate({ origin: soaked.url, requests: requestsFor(soaked, [false, true]), rate: SOAK_RATE, seconds: SOAK_SECONDS, connections: 32 });
+    } finally {
+      pinSelf(undefined);
+      clearInterval(sampler);
+    }
+    if (series.at(-1)!.at < SOAK_SECONDS) sample();
+    console.log(`  ${series.map((p) => `${p.at}s ${fmt(p.rss / MB)}`).join(", ")} (MB)`);
+    const from = series.find((p) => p.at >= 10) ?? series[0]!;
+    const last = series.at(-1)!;
+    const soakMax = Math.max(...series.map((p) => p.rss));
+    console.log(
+      `  growth from ${from.at} s to ${last.at} s: ${signed(((last.rss - from.rss) / from.rss) * 100, 1)}% [target flat: < ~10%]; ` +
+        `max ${fmt(soakMax / MB)} MB [target <= 150 MB]; ` +
+        `soak p50 ${fmt(soak.latency.p50, 3)} ms, p99 ${fmt(soak.latency.p99, 3)} ms, non-2xx ${soak.non2xx}, errors ${soak.errors}`,
+    );
+    for (const t of tollgates) {
+      const { plain, stream } = sat.get(t)!;
+      console.log(`  ${t.name}: max RSS under saturation ${fmt(Math.max(plain.rssMax, stream.rssMax) / MB)} MB  [target <= 150 MB]`);
+    }
+    if (!compiled) console.log("  Tollgate, compiled: compiled binary not built (bun run build)");
+  } finally {
+    for (const t of [...targets].reverse()) await t.stop().catch(() => {});
+  }
+  console.log(`  load average at end: ${load()}; relay section took ${fmt((performance.now() - began) / 1000, 0)} s`);
+}
+
+if (import.meta.main) await relayBench();

@@ -1,0 +1,36 @@
+#!/usr/bin/env bun
+/**
+ * Compiles the single executable dist/tollgate: server, relay, embedded console (built first by build.ts),
+ * CLI and TUI. Bytecode and ESM for a fast start.
+ */
+import type { BunPlugin } from "bun";
+import { linguiMacroPlugin } from "./lingui-macro";
+
+/** ink imports react-devtools-core, an optional peer only used when debugging; a stub keeps it out. */
+const stubReactDevtools: BunPlugin = {
+  name: "stub-react-devtools-core",
+  setup(build) {
+    build.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: "react-devtools-core", namespace: "stub" }));
+    build.onLoad({ filter: /.*/, namespace: "stub" }, () => ({
+      contents: "export default { initialize() {}, connectToDevTools() {} };",
+      loader: "js",
+    }));
+  },
+};
+
+const started = performance.now();
+const result = await Bun.build({
+  entrypoints: ["./src/main.ts"],
+  compile: { outfile: "./dist/tollgate", target: "bun-linux-x64" },
+  minify: true,
+  bytecode: true,
+  format: "esm",
+  plugins: [stubReactDevtools, linguiMacroPlugin()],
+  define: { "process.env.NODE_ENV": '"production"' },
+});
+if (!result.success) {
+  console.error(result.logs.join("\n"));
+  process.exit(1);
+}
+const size = Bun.file("dist/tollgate").size;
+console.log(`dist/tollgate built: ${(size / 1024 / 1024).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms`);

@@ -1,0 +1,41 @@
+import { createApp } from "../gateway/app";
+import { relayProbe } from "../gateway/relay/probe";
+import { scheduleRetests } from "../service/relay/channel-tests";
+import { bootstrapRoot } from "../service/accounts/setup";
+import { loadConfig, loadDotEnv } from "../service/config";
+import { scheduleLogRetention } from "../service/logs/cleanup";
+import { openServiceContext } from "../service/context";
+import { VERSION } from "../shared/version";
+
+export interface ServeOptions {
+  port?: number;
+}
+
+/** Starts the gateway; a SIGTERM or SIGINT stops it gracefully (in-flight requests finish, then the database closes). */
+export async function serve(options: ServeOptions = {}): Promise<void> {
+  loadDotEnv();
+  const config = loadConfig();
+  if (options.port !== undefined) config.port = options.port;
+  const ctx = await openServiceContext(config);
+  const root = await bootstrapRoot(ctx);
+  const app = createApp(ctx).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
+  const stopRetests = scheduleRetests(ctx, relayProbe(ctx));
+  scheduleLogRetention(ctx);
+  const where = ctx.db.dialect === "sqlite" ? config.sqlitePath : ctx.db.dialect;
+  console.log(`Tollgate ${VERSION} listening on http://localhost:${app.server?.port} (database: ${where})`);
+  if (root === "created") console.log("Created the root account from INITIAL_ROOT_PASSWORD.");
+  if (root === "needs-setup") console.log("No root account yet: open the console's /setup page to create it.");
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received, stopping…`);
+    stopRetests();
+    await app.stop();
+    await ctx.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}

@@ -1,0 +1,13 @@
+import { markdownToSafeHtml, sanitizeHtml } from "../rich-text";
+
+interface RichTextProps {
+  text: string;
+  format?: "markdown" | "html";
+  className?: string;
+}
+
+/** Admin-written content, sanitized before it reaches the DOM. */
+export function RichText({ text, format = "markdown", className = "" }: RichTextProps) {
+  const html = format === "html" ? sanitizeHtml(text) : markdownToSafeHtml(text);
+  return <div className={`rich-text ${className}`} dangerouslySetInnerHTML={{ __html: html }} />;
+}

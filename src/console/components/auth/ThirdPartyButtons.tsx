@@ -1,0 +1,55 @@
+import { Trans } from "@lingui/react/macro";
+import { useSignals } from "@preact/signals-react/runtime";
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { api, query } from "../../api";
+import { platform } from "../../state/status";
+import { currentUser, type LocalUser } from "../../state/user";
+import { openOAuth, telegramUnavailable } from "./oauth";
+import { WeChatDialog } from "./WeChatDialog";
+
+/** GitHub, LinuxDO, WeChat and Telegram sign-in, each only when the platform enables it. */
+export function ThirdPartyButtons() {
+  useSignals();
+  const [, navigate] = useLocation();
+  const [wechatOpen, setWechatOpen] = useState(false);
+  const status = platform.value;
+  if (!status || !(status.github_oauth || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth)) return null;
+  const wechatLogin = async (code: string) => {
+    const reply = await api.get<LocalUser>(`/api/oauth/wechat${query({ code })}`);
+    if (!reply.ok) return;
+    currentUser.value = reply.data;
+    setWechatOpen(false);
+    navigate("/");
+  };
+  return (
+    <div data-testid="third-party">
+      <div className="divider text-sm">
+        <Trans>or</Trans>
+      </div>
+      <div className="flex flex-wrap justify-center gap-2">
+        {status.github_oauth && (
+          <button type="button" className="btn btn-sm" onClick={() => openOAuth("github", status.github_client_id)}>
+            GitHub
+          </button>
+        )}
+        {status.linuxdo_oauth && (
+          <button type="button" className="btn btn-sm" onClick={() => openOAuth("linuxdo", status.linuxdo_client_id)}>
+            LinuxDO
+          </button>
+        )}
+        {status.wechat_login && (
+          <button type="button" className="btn btn-sm" onClick={() => setWechatOpen(true)}>
+            <Trans>WeChat</Trans>
+          </button>
+        )}
+        {status.telegram_oauth && (
+          <button type="button" className="btn btn-sm" onClick={telegramUnavailable}>
+            Telegram
+          </button>
+        )}
+      </div>
+      {wechatOpen && <WeChatDialog qrcode={status.wechat_qrcode} onCode={wechatLogin} onClose={() => setWechatOpen(false)} />}
+    </div>
+  );
+}

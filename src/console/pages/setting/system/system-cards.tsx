@@ -1,0 +1,106 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import type { OptionValues } from "../options/field-spec";
+import type { CardSpec } from "../operation/operation-cards";
+
+export interface SystemCardSpec extends CardSpec {
+  check?: (draft: OptionValues) => string | undefined;
+}
+
+/** The system tab's cards (spec §2): addresses, payment, sign-in switches, email and third-party sign-in. */
+export function useSystemCards(serverAddress: string): SystemCardSpec[] {
+  const { t } = useLingui();
+  const keyHint = t`Stored secrets are never shown; leave empty to keep`;
+  /** A third-party service's public name or id and its secret. */
+  const pair = (id: string, title: string, [key, label]: [string, string], [secret, secretLabel]: [string, string]): SystemCardSpec => ({
+    id,
+    title,
+    fields: [
+      { key, kind: "text", label },
+      { key: secret, kind: "secret", label: secretLabel, hint: keyHint },
+    ],
+  });
+  return [
+    {
+      id: "server",
+      title: t`General`,
+      fields: [{ key: "ServerAddress", kind: "address", label: t`Server address`, placeholder: "https://gateway.example.com", hint: t`The address users reach this site at` }],
+    },
+    {
+      id: "worker",
+      title: t`Proxy worker`,
+      fields: [
+        { key: "WorkerUrl", kind: "address", label: t`Worker address`, placeholder: "https://worker.example.com" },
+        { key: "WorkerValidKey", kind: "secret", label: t`Worker key`, hint: keyHint },
+      ],
+    },
+    {
+      id: "payment",
+      title: t`Payment`,
+      check: () => (serverAddress ? undefined : t`Please set and save the server address first`),
+      fields: [
+        { key: "PayAddress", kind: "address", label: t`Payment address` },
+        { key: "EpayId", kind: "text", label: t`Epay merchant ID` },
+        { key: "EpayKey", kind: "secret", label: t`Epay merchant key`, hint: keyHint },
+        { key: "CustomCallbackAddress", kind: "address", label: t`Callback address`, hint: t`Empty: the server address` },
+        { key: "Price", kind: "number", min: 0, label: t`Price of one US dollar of quota (local currency)` },
+        { key: "MinTopUp", kind: "number", min: 1, label: t`Smallest top-up` },
+        { key: "TopupGroupRatio", kind: "json", label: t`Top-up ratio per group (JSON)`, rows: 3 },
+        { key: "PayMethods", kind: "json", label: t`Payment methods (JSON)`, rows: 4 },
+      ],
+    },
+    {
+      id: "login",
+      title: t`Sign-in and registration`,
+      fields: [
+        {
+          key: "PasswordLoginEnabled",
+          kind: "switch",
+          label: t`Sign in with a password`,
+          confirmOff: <Trans>Turning off password sign-in can lock everyone out, administrators included, unless another sign-in method works. Continue?</Trans>,
+        },
+        { key: "PasswordRegisterEnabled", kind: "switch", label: t`Register with a password` },
+        { key: "EmailVerificationEnabled", kind: "switch", label: t`Verify the email when registering with a password` },
+        { key: "GitHubOAuthEnabled", kind: "switch", label: t`Sign in with GitHub` },
+        { key: "LinuxDOOAuthEnabled", kind: "switch", label: t`Sign in with LinuxDO` },
+        { key: "WeChatAuthEnabled", kind: "switch", label: t`Sign in with WeChat` },
+        { key: "TelegramOAuthEnabled", kind: "switch", label: t`Sign in with Telegram` },
+        { key: "RegisterEnabled", kind: "switch", label: t`New users may register` },
+        { key: "TurnstileCheckEnabled", kind: "switch", label: t`Turnstile human check` },
+      ],
+    },
+    {
+      id: "email-domains",
+      title: t`Email domain whitelist`,
+      fields: [
+        { key: "EmailDomainRestrictionEnabled", kind: "switch", label: t`Only allow the listed domains` },
+        { key: "EmailAliasRestrictionEnabled", kind: "switch", label: t`Refuse email aliases (name+tag@)` },
+        { key: "EmailDomainWhitelist", kind: "textarea", label: t`Allowed domains`, hint: t`Comma separated`, rows: 3 },
+      ],
+    },
+    {
+      id: "smtp",
+      title: t`SMTP`,
+      fields: [
+        { key: "SMTPServer", kind: "text", label: t`SMTP server` },
+        { key: "SMTPPort", kind: "number", min: 1, label: t`SMTP port` },
+        { key: "SMTPAccount", kind: "text", label: t`SMTP account` },
+        { key: "SMTPFrom", kind: "text", label: t`Sender address` },
+        { key: "SMTPToken", kind: "secret", label: t`SMTP access token`, hint: keyHint },
+        { key: "SMTPSSLEnabled", kind: "switch", label: t`Use SSL` },
+      ],
+    },
+    pair("github", "GitHub OAuth", ["GitHubClientId", t`Client ID`], ["GitHubClientSecret", t`Client secret`]),
+    {
+      id: "wechat",
+      title: t`WeChat server`,
+      fields: [
+        { key: "WeChatServerAddress", kind: "address", label: t`WeChat server address` },
+        { key: "WeChatServerToken", kind: "secret", label: t`WeChat server token`, hint: keyHint },
+        { key: "WeChatAccountQRCodeImageURL", kind: "text", label: t`Official account QR image address` },
+      ],
+    },
+    pair("telegram", "Telegram", ["TelegramBotName", t`Bot name`], ["TelegramBotToken", t`Bot token`]),
+    pair("turnstile", "Turnstile", ["TurnstileSiteKey", t`Site key`], ["TurnstileSecretKey", t`Secret key`]),
+    pair("linuxdo", "LinuxDO OAuth", ["LinuxDOClientId", t`Client ID`], ["LinuxDOClientSecret", t`Client secret`]),
+  ];
+}

@@ -1,0 +1,54 @@
+import { useLingui } from "@lingui/react/macro";
+import { useMemo } from "react";
+import { columnsFor, type PagedColumns } from "../../components/table/paged-table";
+import { showQuota } from "../../state/status";
+import type { AdminUser } from "./admin-user";
+import { UserActions } from "./UserActions";
+import { useUserLabels } from "./use-user-labels";
+
+const column = columnsFor<AdminUser>();
+
+export function useUserColumns(onChanged: (user: AdminUser) => void, onEdit: (user: AdminUser) => void): PagedColumns<AdminUser> {
+  const { t, i18n } = useLingui();
+  const labels = useUserLabels();
+  return useMemo(
+    () =>
+      column.columns([
+        column.accessor("id", { header: "ID" }),
+        column.display({
+          id: "name",
+          header: t`Username`,
+          cell: ({ row }) => (
+            <div>
+              <div className="font-medium">{row.original.username}</div>
+              <div className="text-xs opacity-60">{row.original.display_name}</div>
+            </div>
+          ),
+        }),
+        column.accessor("group", { header: t`Group` }),
+        column.display({
+          id: "quota",
+          header: t`Statistics`,
+          cell: ({ row }) => (
+            <div className="flex flex-wrap gap-1">
+              <span className="badge badge-sm" title={t`Remaining quota`}>{showQuota(row.original.quota)}</span>
+              <span className="badge badge-sm badge-outline" title={t`Used quota`}>{showQuota(row.original.used_quota)}</span>
+              <span className="badge badge-sm badge-ghost" title={t`Requests`}>{row.original.request_count}</span>
+            </div>
+          ),
+        }),
+        column.display({ id: "role", header: t`Role`, cell: ({ row }) => <span data-testid="role">{labels.role(row.original.role)}</span> }),
+        column.display({
+          id: "status",
+          header: t`Status`,
+          cell: ({ row }) => (
+            <span data-testid="status" className={`badge badge-sm ${row.original.DeletedAt ? "badge-neutral" : row.original.status === 1 ? "badge-success" : "badge-error"}`}>
+              {labels.status(row.original)}
+            </span>
+          ),
+        }),
+        column.display({ id: "actions", header: t`Actions`, cell: ({ row }) => <UserActions user={row.original} onChanged={onChanged} onEdit={onEdit} /> }),
+      ]),
+    [i18n.locale, onChanged, onEdit],
+  );
+}

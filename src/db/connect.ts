@@ -1,0 +1,84 @@
+import { Database as SqliteDatabase } from "bun:sqlite";
+import { SQL } from "bun";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  Kysely,
+  MysqlAdapter,
+  MysqlIntrospector,
+  MysqlQueryCompiler,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type Dialect as KyselyDialect,
+  type Driver,
+} from "kysely";
+import { BunSqlDriver } from "./drivers/bun-sql";
+import { BunSqliteDriver } from "./drivers/bun-sqlite";
+import type { Tables } from "./schema";
+
+export type DialectName = "sqlite" | "postgres" | "mysql";
+
+export interface Db {
+  readonly k: Kysely<Tables>;
+  readonly dialect: DialectName;
+  /** Path of the SQLite file, when the database is SQLite. */
+  readonly sqlitePath?: string;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** postgres://… or mysql://…; empty means SQLite. */
+  dsn?: string;
+  sqlitePath: string;
+  poolSize?: number;
+}
+
+export function dialectOf(dsn: string | undefined): DialectName {
+  if (!dsn) return "sqlite";
+  if (/^postgres(ql)?:\/\//i.test(dsn)) return "postgres";
+  if (/^(mysql|mariadb):\/\//i.test(dsn)) return "mysql";
+  throw new Error("SQL_DSN must start with postgres:// or mysql://");
+}
+
+function kyselyDialect(dialect: DialectName, driver: Driver): KyselyDialect {
+  const parts = {
+    sqlite: [SqliteAdapter, SqliteQueryCompiler, SqliteIntrospector],
+    postgres: [PostgresAdapter, PostgresQueryCompiler, PostgresIntrospector],
+    mysql: [MysqlAdapter, MysqlQueryCompiler, MysqlIntrospector],
+  } as const;
+  const [Adapter, Compiler, Introspector] = parts[dialect];
+  return {
+    createAdapter: () => new Adapter(),
+    createDriver: () => driver,
+    createQueryCompiler: () => new Compiler(),
+    createIntrospector: (db) => new Introspector(db),
+  };
+}
+
+function openSqlite(path: string): SqliteDatabase {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new SqliteDatabase(path, { create: true, strict: true });
+  db.run("PRAGMA journal_mode = WAL");
+  db.run("PRAGMA synchronous = NORMAL");
+  db.run("PRAGMA foreign_keys = ON");
+  db.run("PRAGMA busy_timeout = 5000");
+  db.run("PRAGMA cache_size = -65536");
+  return db;
+}
+
+export function connect(options: ConnectOptions): Db {
+  const dialect = dialectOf(options.dsn);
+  if (dialect === "sqlite") {
+    const driver = new BunSqliteDriver(openSqlite(options.sqlitePath));
+    const k = new Kysely<Tables>({ dialect: kyselyDialect("sqlite", driver) });
+    return { k, dialect, sqlitePath: options.sqlitePath, close: () => k.destroy() };
+  }
+  const url = dialect === "mysql" ? options.dsn!.replace(/^mariadb:/i, "mysql:") : options.dsn!;
+  const pool = new SQL({ url, bigint: true, max: options.poolSize ?? 20 });
+  const k = new Kysely<Tables>({ dialect: kyselyDialect(dialect, new BunSqlDriver(pool)) });
+  return { k, dialect, close: () => k.destroy() };
+}

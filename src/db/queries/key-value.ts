@@ -1,0 +1,32 @@
+import type { Db } from "../connect";
+import type { Exec } from "../exec";
+
+type KeyValueTable = "options" | "internals";
+
+export async function readAll(db: Db, table: KeyValueTable): Promise<Map<string, string>> {
+  const rows = await db.k.selectFrom(table).select(["key", "value"]).execute();
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
+export async function readOne(db: Db, table: KeyValueTable, key: string): Promise<string | undefined> {
+  const row = await db.k.selectFrom(table).select("value").where("key", "=", key).executeTakeFirst();
+  return row?.value;
+}
+
+/** Insert or replace one pair; the upsert syntax is the one dialect difference here. */
+export async function upsert(db: Exec, table: KeyValueTable, key: string, value: string): Promise<void> {
+  const insert = db.k.insertInto(table).values({ key, value });
+  if (db.dialect === "mysql") {
+    await insert.onDuplicateKeyUpdate({ value }).execute();
+  } else {
+    await insert.onConflict((oc) => oc.column("key").doUpdateSet({ value })).execute();
+  }
+}
+
+/** Insert only when absent; answers the value that is stored afterwards (first writer wins). */
+export async function insertIfAbsent(db: Db, table: KeyValueTable, key: string, value: string): Promise<string> {
+  const insert = db.k.insertInto(table).values({ key, value });
+  if (db.dialect === "mysql") await insert.ignore().execute();
+  else await insert.onConflict((oc) => oc.column("key").doNothing()).execute();
+  return (await readOne(db, table, key)) ?? value;
+}

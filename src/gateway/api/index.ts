@@ -1,0 +1,40 @@
+import { Elysia } from "elysia";
+import type { ServiceContext } from "../../service/context";
+import { accountRoutes } from "./account";
+import { channelTestRoutes } from "./channel-tests";
+import { channelRoutes } from "./channels";
+import { contentRoutes } from "./content";
+import { dataRoutes } from "./data";
+import { groupRoutes } from "./groups";
+import { logRoutes } from "./logs";
+import { optionRoutes } from "./options";
+import { pricingRoutes } from "./pricing";
+import { recordRoutes } from "./records";
+import { redemptionRoutes } from "./redemptions";
+import { selfRoutes } from "./self";
+import { setupRoutes } from "./setup";
+import { statusRoutes } from "./status";
+import { tokenRoutes } from "./tokens";
+import { userAdminRoutes } from "./users";
+import { walletRoutes } from "./wallet";
+
+/** Every /api route. */
+export const apiRoutes = (ctx: ServiceContext) =>
+  new Elysia()
+    .use(statusRoutes(ctx))
+    .use(setupRoutes(ctx))
+    .use(contentRoutes(ctx))
+    .use(accountRoutes(ctx))
+    .use(selfRoutes(ctx))
+    .use(userAdminRoutes(ctx))
+    .use(optionRoutes(ctx))
+    .use(groupRoutes(ctx))
+    .use(tokenRoutes(ctx))
+    .use(channelTestRoutes(ctx))
+    .use(channelRoutes(ctx))
+    .use(logRoutes(ctx))
+    .use(redemptionRoutes(ctx))
+    .use(walletRoutes(ctx))
+    .use(pricingRoutes(ctx))
+    .use(dataRoutes(ctx))
+    .use(recordRoutes(ctx));

@@ -1,0 +1,53 @@
+import { Elysia } from "elysia";
+import { knownSetUp, watchSetup } from "../service/accounts/setup";
+import type { ServiceContext } from "../service/context";
+import { ServiceError } from "../service/errors";
+import { VERSION } from "../shared/version";
+import { apiRoutes } from "./api";
+import { consoleAssets } from "./console-assets";
+import { failure, json } from "./http/envelope";
+import { relayRoutes } from "./relay";
+
+const OPEN_BEFORE_SETUP = new Set(["/api/status", "/api/setup"]);
+export const NOT_INITIALIZED = "the system is not initialized yet, please create the root account at /setup first";
+export const INTERNAL_ERROR = "internal server error, contact the administrator";
+
+function pathOf(request: Request): string {
+  const url = request.url;
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const end = url.indexOf("?", start);
+  return url.slice(start, end === -1 ? undefined : end);
+}
+
+/** Builds the HTTP application: the management API, the relay and the embedded console. */
+export function createApp(ctx: ServiceContext) {
+  watchSetup(ctx);
+  return new Elysia({ serve: { maxRequestBodySize: ctx.config.maxBodyBytes } })
+    .headers({ "x-tollgate-version": VERSION, "cache-control": "no-store" })
+    .onRequest(({ request }) => {
+      if (knownSetUp(ctx)) return;
+      const path = pathOf(request);
+      if (!path.startsWith("/api/") || OPEN_BEFORE_SETUP.has(path.replace(/\/$/, ""))) return;
+      return json(503, failure(NOT_INITIALIZED));
+    })
+    .onError(({ error, code, request }) => {
+      if (error instanceof ServiceError) return json(error.status, failure(error.message));
+      const path = pathOf(request);
+      if (code === "NOT_FOUND") {
+        const message = `Invalid URL (${request.method} ${path})`;
+        if (/^\/(v1|pg|dashboard)\//.test(path)) {
+          return json(404, { error: { message, type: "invalid_request_error", param: "", code: "" } });
+        }
+        return json(404, failure(message));
+      }
+      if (code === "PARSE") return json(400, failure("request body could not be parsed"));
+      if (code === "VALIDATION") return json(400, failure("invalid request"));
+      console.error(`[error] ${request.method} ${path}:`, error instanceof Error ? error.message : error);
+      return json(500, failure(INTERNAL_ERROR));
+    })
+    .use(apiRoutes(ctx))
+    .use(relayRoutes(ctx))
+    .use(consoleAssets());
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,58 @@
+import { Elysia, NotFoundError } from "elysia";
+
+type Manifest = Record<string, string>;
+
+/** The built console (src/gen is written by build.ts); from a fresh clone that was never built there is none. */
+async function loadManifest(): Promise<Manifest | undefined> {
+  try {
+    // @ts-ignore -- the generated module is absent until `bun run build:console`
+    return (await import("../gen/console-assets")).assets as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+const manifest = await loadManifest();
+
+/** Admin-written texts are sanitized in the browser as well; this is the second fence. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' https://challenges.cloudflare.com",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https:",
+  "frame-src https:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+].join("; ");
+
+const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Tollgate</title>
+<p>The console is not built. Run <code>bun run build:console</code> (or start with <code>bun run start</code>), then reload.</p>`;
+
+function fileResponse(path: string): Response | undefined {
+  const location = manifest?.[path];
+  if (!location) return undefined;
+  const file = Bun.file(location);
+  const headers: Record<string, string> = {
+    "content-type": file.type,
+    "cache-control": path.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
+  };
+  if (path === "/index.html") headers["content-security-policy"] = CONTENT_SECURITY_POLICY;
+  return new Response(file, { headers });
+}
+
+const looksLikeFile = (path: string) => /\.[a-z0-9]+$/i.test(path);
+
+/**
+ * The embedded console: hashed /assets/* cached for good, other files revalidated, and index.html for every
+ * client route. Unknown /api, /v1 and /pg paths keep their own JSON 404.
+ */
+export const consoleAssets = () =>
+  new Elysia().get("/*", ({ path }) => {
+    if (/^\/(api|v1|pg)(\/|$)/.test(path)) throw new NotFoundError();
+    const file = fileResponse(path);
+    if (file) return file;
+    if (looksLikeFile(path)) throw new NotFoundError();
+    if (!manifest) return new Response(NOT_BUILT, { status: 503, headers: { "content-type": "text/html; charset=utf-8" } });
+    return fileResponse("/index.html");
+  });

@@ -1,0 +1,60 @@
+import type { RouteChannel } from "../../service/relay/routing-table";
+import { mapStatus, type AttemptFailure } from "../../service/relay/retry-policy";
+import { maskUpstreamText } from "../../service/relay/mask";
+import { providerFor } from "./providers";
+import type { UpstreamCall } from "./providers/types";
+
+export type AttemptResult = { ok: true; response: Response } | { ok: false; failure: AttemptFailure; upstreamCode?: string; upstreamType?: string };
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+async function errorOf(response: Response, channel: RouteChannel): Promise<AttemptResult> {
+  const text = (await response.text().catch(() => "")).slice(0, ERROR_BODY_LIMIT);
+  let message = text || `upstream answered ${response.status}`;
+  let upstreamCode: string | undefined;
+  let upstreamType: string | undefined;
+  try {
+    const parsed = JSON.parse(text);
+    const error = parsed?.error ?? parsed;
+    if (typeof error?.message === "string") message = error.message;
+    else if (typeof error === "string") message = error;
+    if (error?.code !== undefined && error?.code !== null) upstreamCode = String(error.code);
+    if (typeof error?.type === "string" && error.type) upstreamType = error.type;
+  } catch {}
+  const retryAfterHeader = Number(response.headers.get("retry-after"));
+  return {
+    ok: false,
+    failure: {
+      status: mapStatus(channel.statusCodeMapping, response.status),
+      message: maskUpstreamText(message, [channel.row.key, channel.row.base_url]),
+      retryAfter: Number.isFinite(retryAfterHeader) && retryAfterHeader > 0 ? retryAfterHeader : undefined,
+    },
+    upstreamCode,
+    upstreamType,
+  };
+}
+
+/** One try against one channel: the response when it is 2xx, else what failed (masked). */
+export async function attemptUpstream(channel: RouteChannel, call: UpstreamCall, timeoutMs: number): Promise<AttemptResult> {
+  const { url, headers } = providerFor(channel.row.type).request(channel.row, call);
+  if (!url.startsWith("http")) {
+    return { ok: false, failure: { status: 0, message: "the channel has no base URL configured" } };
+  }
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers,
+      body: call.body,
+      redirect: "manual",
+      signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
+    });
+    if (response.status >= 200 && response.status < 300) return { ok: true, response };
+    return await errorOf(response, channel);
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    return {
+      ok: false,
+      failure: { status: 0, message: timedOut ? "the upstream did not answer in time" : "could not connect to the upstream" },
+    };
+  }
+}

@@ -1,0 +1,77 @@
+import { Elysia } from "elysia";
+import type { ServiceContext } from "../../service/context";
+import { billingSubscription, billingUsage } from "../../service/relay/billing-view";
+import { authenticateRelayKey, playgroundCaller, type RelayCaller } from "../../service/relay/caller";
+import { ENDPOINTS, type Endpoint } from "../../service/relay/endpoints";
+import { RelayError } from "../../service/relay/errors";
+import { callerModels, modelObject } from "../../service/relay/model-list";
+import { authenticate } from "../api/auth";
+import { clientIp } from "../http/client-ip";
+import { parseRelayRequest } from "./parse";
+import { runRelay } from "./pipeline";
+import { newRequestId } from "./request-id";
+import { relayErrorResponse } from "./respond";
+
+type Server = Parameters<typeof clientIp>[1];
+
+const jsonReply = (body: unknown, requestId: string) =>
+  new Response(JSON.stringify(body), { headers: { "content-type": "application/json", "x-tollgate-request-id": requestId } });
+
+/** The OpenAI-compatible relay: /v1/*, the playground's /pg/chat/completions and /dashboard/billing/*. */
+export function relayRoutes(ctx: ServiceContext) {
+  const limit = ctx.config.maxBodyBytes;
+
+  const call = async (request: Request, server: Server, path: string, endpoint: Endpoint, caller?: RelayCaller) => {
+    const requestId = newRequestId();
+    const startedAt = Date.now();
+    try {
+      const ip = clientIp(request, server, ctx.config.trustProxy);
+      const who = caller ?? (await authenticateRelayKey(ctx, request.headers.get("authorization"), ip));
+      const req = await parseRelayRequest(request, path, endpoint, limit);
+      return await runRelay({ ctx, caller: who, endpoint, req, requestId, ip, startedAt });
+    } catch (error) {
+      return relayErrorResponse(error, requestId);
+    }
+  };
+
+  const withKey = (request: Request, server: Server, work: (caller: RelayCaller, requestId: string) => unknown) => {
+    const requestId = newRequestId();
+    return authenticateRelayKey(ctx, request.headers.get("authorization"), clientIp(request, server, ctx.config.trustProxy))
+      .then(async (caller) => jsonReply(await work(caller, requestId), requestId))
+      .catch((error) => relayErrorResponse(error, requestId));
+  };
+
+  let app = new Elysia();
+  for (const [path, endpoint] of Object.entries(ENDPOINTS)) {
+    app = app.post(path, ({ request, server }) => call(request, server, path, endpoint));
+  }
+  return app
+    .post("/pg/chat/completions", async ({ request, server }) => {
+      const requestId = newRequestId();
+      try {
+        const { user } = await authenticate(ctx, request);
+        const endpoint = ENDPOINTS["/v1/chat/completions"]!;
+        const peek = request.clone();
+        const group = String(((await peek.json().catch(() => ({}))) as { group?: unknown }).group ?? "");
+        const caller = await playgroundCaller(ctx, user.id, group);
+        return await call(request, server, "/v1/chat/completions", endpoint, caller);
+      } catch (error) {
+        return relayErrorResponse(error, requestId);
+      }
+    })
+    .get("/v1/models", ({ request, server }) =>
+      withKey(request, server, (caller) => ({ object: "list", data: callerModels(ctx, caller).map(modelObject) })),
+    )
+    .get("/v1/models/:model", ({ request, server, params }) =>
+      withKey(request, server, (caller) => {
+        if (!callerModels(ctx, caller).includes(params.model)) {
+          throw new RelayError(404, `the model '${params.model}' does not exist`, "model_not_found", "invalid_request_error");
+        }
+        return modelObject(params.model);
+      }),
+    )
+    .get("/dashboard/billing/subscription", ({ request, server }) => withKey(request, server, (c) => billingSubscription(ctx, c)))
+    .get("/v1/dashboard/billing/subscription", ({ request, server }) => withKey(request, server, (c) => billingSubscription(ctx, c)))
+    .get("/dashboard/billing/usage", ({ request, server }) => withKey(request, server, (c) => billingUsage(ctx, c)))
+    .get("/v1/dashboard/billing/usage", ({ request, server }) => withKey(request, server, (c) => billingUsage(ctx, c)));
+}

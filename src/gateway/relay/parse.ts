@@ -1,0 +1,79 @@
+import type { Endpoint } from "../../service/relay/endpoints";
+import { invalidRequest } from "../../service/relay/errors";
+import { ServiceError } from "../../service/errors";
+import { readBodyLimited } from "../http/body";
+
+/** An incoming relay call, read once; `upstream(model)` builds the body to forward with the upstream model name. */
+export interface RelayRequest {
+  path: string;
+  model: string;
+  stream: boolean;
+  clientWantsUsage: boolean;
+  json?: Record<string, any>;
+  /** The JSON body as received ("" for form data). */
+  raw: string;
+  upstream(model: string): { body: string | FormData; contentType: string | null; stream: boolean };
+}
+
+const STREAM_USAGE_KINDS = new Set(["chat", "completions"]);
+
+async function readJson(request: Request, limit: number): Promise<{ text: string; json: Record<string, any> }> {
+  const text = await readBodyLimited(request, limit);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw invalidRequest("request body is not valid JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidRequest("request body must be a JSON object");
+  return { text, json: body as Record<string, any> };
+}
+
+export async function parseRelayRequest(request: Request, path: string, endpoint: Endpoint, limit: number): Promise<RelayRequest> {
+  if (endpoint.multipart) {
+    const declared = Number(request.headers.get("content-length") ?? "0");
+    if (declared > limit) throw new ServiceError("request body is too large", 413);
+    let form: FormData;
+    try {
+      form = (await request.formData()) as unknown as FormData;
+    } catch {
+      throw invalidRequest("request body must be multipart/form-data");
+    }
+    const model = String(form.get("model") ?? "") || endpoint.defaultModel || "";
+    if (!model) throw invalidRequest("model is required", "model_required");
+    return {
+      path,
+      model,
+      stream: false,
+      clientWantsUsage: false,
+      raw: "",
+      upstream(upstreamModel) {
+        const copy = new FormData();
+        for (const [key, value] of form.entries()) copy.append(key, key === "model" ? upstreamModel : value);
+        if (!form.has("model")) copy.append("model", upstreamModel);
+        return { body: copy, contentType: null, stream: false };
+      },
+    };
+  }
+  const { text, json } = await readJson(request, limit);
+  if (json.model !== undefined && typeof json.model !== "string") throw invalidRequest("model must be a string");
+  const model = (json.model as string | undefined)?.trim() || endpoint.defaultModel || "";
+  if (!model) throw invalidRequest("model is required", "model_required");
+  const stream = Boolean(endpoint.streams) && json.stream === true;
+  const clientWantsUsage = json.stream_options?.include_usage === true;
+  return {
+    path,
+    model,
+    stream,
+    clientWantsUsage,
+    json,
+    raw: text,
+    upstream(upstreamModel) {
+      const injectUsage = stream && STREAM_USAGE_KINDS.has(endpoint.kind) && !clientWantsUsage;
+      if (upstreamModel === json.model && !injectUsage) return { body: text, contentType: "application/json", stream };
+      const body: Record<string, any> = { ...json, model: upstreamModel };
+      if (injectUsage) body.stream_options = { ...(json.stream_options ?? {}), include_usage: true };
+      return { body: JSON.stringify(body), contentType: "application/json", stream };
+    },
+  };
+}

@@ -1,0 +1,255 @@
+import { InsufficientQuotaError, type Reservation } from "../../service/billing/book";
+import { countTextTokens } from "../../service/billing/estimate";
+import { priceOf, UnpricedModelError, type Price } from "../../service/billing/pricing";
+import { quotaFor, reservationFor, type Usage } from "../../service/billing/quota";
+import { setChannelStatus } from "../../service/channels/status";
+import type { ServiceContext } from "../../service/context";
+import { checkModelAllowed, type RelayCaller } from "../../service/relay/caller";
+import { consumeLog, errorLog, type CallRecord } from "../../service/relay/consume-log";
+import {
+  completionBudget,
+  estimatePromptTokens,
+  generatedText,
+  promptFitsIn,
+  reportedUsage,
+  type Endpoint,
+} from "../../service/relay/endpoints";
+import { invalidRequest, RelayError } from "../../service/relay/errors";
+import { mapModel } from "../../service/relay/model-mapping";
+import { disableReason, shouldRetry, type AttemptFailure } from "../../service/relay/retry-policy";
+import { routeGroups } from "../../service/relay/route-groups";
+import type { RouteChannel } from "../../service/relay/routing-table";
+import { recordConsumption } from "../../service/stats/record";
+import { ChannelStatus } from "../../shared/channel-types";
+import { attemptUpstream, type AttemptResult } from "./attempt";
+import type { RelayRequest } from "./parse";
+import { relayStream, type StreamOutcome } from "./stream";
+
+const DRAIN_MS = 60_000;
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no",
+};
+
+interface CallState {
+  ctx: ServiceContext;
+  caller: RelayCaller;
+  endpoint: Endpoint;
+  req: RelayRequest;
+  requestId: string;
+  ip: string;
+  startedAt: number;
+  /** Counted on first need: a small prompt is reserved at the PreConsumedQuota floor without counting. */
+  promptEstimate: () => number;
+  channelsTried: number[];
+}
+
+function reserveFailure(error: InsufficientQuotaError): RelayError {
+  const code = error.who === "user" ? "insufficient_user_quota" : "pre_consume_token_quota_failed";
+  return new RelayError(403, `${error.who === "user" ? "user" : "API key"} quota is not enough for this request`, code, "insufficient_quota");
+}
+
+/** Which group and channel the next attempt uses: pinned, or the first route group with an untried channel. */
+function pickChannel(s: CallState, groups: string[], excluded: Set<number>): { channel: RouteChannel; group: string } | undefined {
+  const routes = s.ctx.relay.routes;
+  if (s.caller.pinnedChannelId !== undefined) {
+    if (excluded.size > 0) return undefined;
+    const channel = routes.channel(s.caller.pinnedChannelId);
+    if (!channel) throw new RelayError(403, `channel ${s.caller.pinnedChannelId} does not exist or is disabled`, "channel_disabled", "permission_error");
+    return { channel, group: s.caller.group };
+  }
+  for (const group of groups) {
+    const channel = routes.pick(group, s.req.model, excluded);
+    if (channel) return { channel, group };
+  }
+  return undefined;
+}
+
+function upstreamCall(s: CallState, upstreamModel: string) {
+  return { ...s.req.upstream(upstreamModel), path: s.req.path, model: upstreamModel };
+}
+
+async function noteFailure(s: CallState, channel: RouteChannel, failure: AttemptFailure): Promise<void> {
+  if (!channel.row.auto_ban || !s.ctx.options.bool("AutomaticDisableChannelEnabled")) return;
+  const reason = disableReason(s.ctx, failure);
+  if (reason) await setChannelStatus(s.ctx, channel.row.id, ChannelStatus.AutoDisabled, reason).catch(() => {});
+}
+
+function finalFailure(last: (AttemptResult & { ok: false }) | undefined, s: CallState, group: string): RelayError {
+  if (!last) {
+    return new RelayError(503, `no available channel for model ${s.req.model} in group ${group}`, "model_not_found", "tollgate_error", 5);
+  }
+  const { status, message, retryAfter } = last.failure;
+  const httpStatus = status === 0 ? (message.includes("in time") ? 504 : 502) : status;
+  return new RelayError(
+    httpStatus,
+    message,
+    last.upstreamCode ?? (status === 0 ? "upstream_unreachable" : "bad_response_status_code"),
+    last.upstreamType ?? "upstream_error",
+    httpStatus === 429 ? (retryAfter ?? 1) : retryAfter,
+  );
+}
+
+function priceFor(s: Omit<CallState, "promptEstimate" | "channelsTried">, group: string): Price {
+  try {
+    return priceOf(s.ctx, s.req.model, group, s.caller.user.group);
+  } catch (error) {
+    if (error instanceof UnpricedModelError) throw invalidRequest(error.message, "model_price_error");
+    throw error;
+  }
+}
+
+/** Holds the call's worst honest cost: the prompt (at least PreConsumedQuota) plus its completion budget. */
+async function reserve(s: CallState, price: Price, perCallUnits: number): Promise<Reservation> {
+  const { ctx, caller, req } = s;
+  const floor = ctx.options.num("PreConsumedQuota");
+  const estimate = {
+    promptTokens: promptFitsIn(req.raw, floor) ? floor : s.promptEstimate(),
+    maxCompletionTokens: completionBudget(s.endpoint.kind, req.json ?? {}),
+  };
+  const amount = reservationFor(price, estimate, floor, ctx.options.num("QuotaPerUnit")) * perCallUnits;
+  const token = caller.token ? { id: caller.token.id, unlimited: caller.token.unlimited_quota === 1 } : null;
+  try {
+    return await ctx.relay.book.reserve(caller.user.id, token, amount);
+  } catch (error) {
+    if (error instanceof InsufficientQuotaError) throw reserveFailure(error);
+    throw error;
+  }
+}
+
+/** Tries channels until one answers 2xx: a failed channel is excluded for the rest of the call. */
+async function tryChannels(s: CallState, groups: string[], billing: Omit<Success, "channel" | "group" | "upstreamModel">): Promise<Response> {
+  const { ctx, caller, req } = s;
+  const excluded = new Set<number>();
+  const retries = caller.pinnedChannelId === undefined ? ctx.options.num("RetryTimes") : 0;
+  let last: (AttemptResult & { ok: false }) | undefined;
+  for (let attempt = 0; attempt <= retries; attempt++) {
+    const picked = pickChannel(s, groups, excluded);
+    if (!picked) break;
+    const { channel, group } = picked;
+    s.channelsTried.push(channel.row.id);
+    const upstreamModel = mapModel(channel.modelMapping, req.model);
+    const result = await attemptUpstream(channel, upstreamCall(s, upstreamModel), ctx.config.relayTimeoutMs);
+    if (result.ok) {
+      const price = group === groups[0] ? billing.price : priceFor(s, group);
+      return deliver(s, result.response, { ...billing, price, channel, group, upstreamModel });
+    }
+    last = result;
+    await noteFailure(s, channel, result.failure);
+    excluded.add(channel.row.id);
+    if (!shouldRetry(ctx, result.failure)) break;
+  }
+  const failure = finalFailure(last, s, caller.group);
+  if (ctx.options.bool("ErrorLogEnabled")) {
+    const { status, code, message } = failure;
+    ctx.relay.book.record(errorLog({ ...s, model: req.model, group: caller.group, path: req.path, status, code, message }));
+  }
+  throw failure;
+}
+
+/**
+ * One relayed call: price (fail closed), reserve, then try channels — highest tier first, a failed channel
+ * excluded for the rest of the call, up to RetryTimes more — and bill the exact cost from the upstream's
+ * usage. The reservation is always released or settled, whatever happens (a stream settles when it ends).
+ */
+export async function runRelay(call: Omit<CallState, "promptEstimate" | "channelsTried">): Promise<Response> {
+  const { ctx, caller, req } = call;
+  checkModelAllowed(caller.token, req.model);
+  const routes = ctx.relay.routes;
+  const pinned = caller.pinnedChannelId !== undefined;
+  const groups = pinned ? [caller.group] : routeGroups(ctx, caller.user, caller.group).filter((g) => routes.hasRoute(g, req.model));
+  const price = priceFor(call, groups[0] ?? caller.group);
+  let counted: number | undefined;
+  const promptEstimate = () => (counted ??= estimatePromptTokens(call.endpoint.kind, req.model, req.json ?? {}));
+  const s: CallState = { ...call, promptEstimate, channelsTried: [] };
+  if (groups.length === 0) throw finalFailure(undefined, s, caller.group);
+  const perCallUnits = price.kind === "per-call" ? Math.max(1, Number(req.json?.n) || 1) : 1;
+  const reservation = await reserve(s, price, perCallUnits);
+  let delivered = false;
+  try {
+    const response = await tryChannels(s, groups, { price, perCallUnits, reservation });
+    delivered = true;
+    return response;
+  } finally {
+    if (!delivered) ctx.relay.book.release(reservation);
+  }
+}
+
+interface Success {
+  channel: RouteChannel;
+  group: string;
+  upstreamModel: string;
+  price: Price;
+  perCallUnits: number;
+  reservation: Reservation;
+}
+
+function settle(s: CallState, ok: Success, usage: Usage, estimated: boolean, extra: { firstResponseMs: number; streamEnd?: string }) {
+  const { ctx } = s;
+  const quota = quotaFor(ok.price, usage, ctx.options.num("QuotaPerUnit")) * ok.perCallUnits;
+  const record: CallRecord = {
+    caller: s.caller,
+    model: s.req.model,
+    upstreamModel: ok.upstreamModel,
+    group: ok.group,
+    price: ok.price,
+    usage,
+    estimated,
+    quota,
+    channelId: ok.channel.row.id,
+    channelsTried: s.channelsTried,
+    stream: s.req.stream,
+    startedAt: s.startedAt,
+    firstResponseMs: extra.firstResponseMs,
+    requestId: s.requestId,
+    ip: s.ip,
+    streamEnd: extra.streamEnd,
+  };
+  const log = ctx.options.bool("LogConsumeEnabled") ? consumeLog(record) : null;
+  ctx.relay.book.settle(ok.reservation, { channelId: ok.channel.row.id, quota, log });
+  recordConsumption(ctx, { userId: s.caller.user.id, username: s.caller.user.username, model: s.req.model, quota, tokens: usage.promptTokens + usage.completionTokens });
+}
+
+function countedUsage(s: CallState, text: string): Usage {
+  return { promptTokens: s.promptEstimate(), completionTokens: countTextTokens(s.req.model, text), cachedTokens: 0 };
+}
+
+/** Hands the upstream's answer to the client and bills it (after the stream ends, for streams). */
+async function deliver(s: CallState, response: Response, ok: Success): Promise<Response> {
+  const contentType = response.headers.get("content-type") ?? "";
+  if (s.req.stream && contentType.includes("text/event-stream") && response.body) {
+    const body = relayStream({
+      kind: s.endpoint.kind,
+      upstream: response.body,
+      clientWantsUsage: s.req.clientWantsUsage,
+      startedAt: s.startedAt,
+      idleTimeoutMs: s.ctx.config.streamingTimeoutMs,
+      drainMs: DRAIN_MS,
+      pingSeconds: s.ctx.config.streamPingSeconds,
+      synthesizeUsage: (outcome: StreamOutcome) => countedUsage(s, outcome.text),
+      onEnd: (outcome) => {
+        const usage = outcome.usage ?? countedUsage(s, outcome.text);
+        settle(s, ok, usage, !outcome.usage, { firstResponseMs: outcome.firstResponseMs, streamEnd: outcome.end });
+      },
+    });
+    return new Response(body, { status: 200, headers: { ...SSE_HEADERS, "x-tollgate-request-id": s.requestId } });
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  let usage: Usage | undefined;
+  let text = "";
+  if (contentType.includes("json")) {
+    try {
+      const parsed = JSON.parse(new TextDecoder().decode(bytes));
+      usage = reportedUsage(s.endpoint.kind, parsed);
+      text = generatedText(s.endpoint.kind, parsed);
+    } catch {}
+  } else if (s.endpoint.kind === "transcriptions") {
+    text = new TextDecoder().decode(bytes);
+  }
+  const firstResponseMs = Date.now() - s.startedAt;
+  settle(s, ok, usage ?? countedUsage(s, text), !usage, { firstResponseMs });
+  const headers: Record<string, string> = { "x-tollgate-request-id": s.requestId };
+  if (contentType) headers["content-type"] = contentType;
+  return new Response(bytes, { status: response.status, headers });
+}

@@ -1,0 +1,20 @@
+import type { ChannelRow } from "../../db/schema";
+import type { ServiceContext } from "../../service/context";
+import type { Probe } from "../../service/relay/channel-tests";
+import { mapModel, parseMapping } from "../../service/relay/model-mapping";
+import { attemptUpstream } from "./attempt";
+
+/** The channel test's request, sent by the same code as real traffic (provider, mapping, status mapping, masking). */
+export function relayProbe(ctx: ServiceContext): Probe {
+  return async (row: ChannelRow, model: string) => {
+    const channel = { row, modelMapping: parseMapping(row.model_mapping), statusCodeMapping: parseMapping(row.status_code_mapping) };
+    const upstreamModel = mapModel(channel.modelMapping, model);
+    const body = JSON.stringify({ model: upstreamModel, messages: [{ role: "user", content: "hi" }], max_tokens: 16 });
+    const started = performance.now();
+    const call = { path: "/v1/chat/completions", model: upstreamModel, body, contentType: "application/json", stream: false };
+    const result = await attemptUpstream(channel, call, ctx.config.relayTimeoutMs || 60_000);
+    if (result.ok) await result.response.arrayBuffer();
+    const ms = Math.round(performance.now() - started);
+    return result.ok ? { ok: true, ms } : { ok: false, ms, failure: result.failure };
+  };
+}

@@ -1,0 +1,26 @@
+import { RelayError } from "../../service/relay/errors";
+import { ServiceError } from "../../service/errors";
+
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
+
+/** An error in OpenAI's shape: {error:{message, type, param, code}} with the request id in the message. */
+export function relayErrorResponse(error: unknown, requestId: string): Response {
+  let status = 500;
+  let message = "internal server error, contact the administrator";
+  let type = "tollgate_error";
+  let code = "internal_error";
+  const headers: Record<string, string> = { ...JSON_HEADERS, "x-tollgate-request-id": requestId };
+  if (error instanceof RelayError) {
+    ({ status, message, type, code } = error);
+    if (error.retryAfter !== undefined) headers["retry-after"] = String(error.retryAfter);
+  } else if (error instanceof ServiceError) {
+    status = error.status === 200 ? 400 : error.status;
+    message = error.message;
+    type = "invalid_request_error";
+    code = status === 413 ? "request_too_large" : "invalid_request";
+  } else {
+    console.error("[relay] unexpected error:", error instanceof Error ? error.message : error);
+  }
+  const body = { error: { message: `${message} (request id: ${requestId})`, type, param: "", code } };
+  return new Response(JSON.stringify(body), { status, headers });
+}

@@ -1,0 +1,35 @@
+/** Splits a byte stream of server-sent events into whole events ("…\n\n"), keeping partial ones buffered. */
+export class SseSplitter {
+  private buffer = "";
+  private readonly decoder = new TextDecoder();
+
+  push(chunk: Uint8Array): string[] {
+    this.buffer += this.decoder.decode(chunk, { stream: true });
+    if (this.buffer.includes("\r")) this.buffer = this.buffer.replace(/\r\n?/g, "\n");
+    const events: string[] = [];
+    let end: number;
+    while ((end = this.buffer.indexOf("\n\n")) !== -1) {
+      events.push(this.buffer.slice(0, end));
+      this.buffer = this.buffer.slice(end + 2);
+    }
+    return events;
+  }
+
+  /** Whatever is left when the stream ends without a final blank line. */
+  rest(): string[] {
+    const last = this.buffer.trim();
+    this.buffer = "";
+    return last ? [last] : [];
+  }
+}
+
+/** The data payload of an event (joined `data:` lines), or undefined for comments and empty events. */
+export function eventData(event: string): string | undefined {
+  let data: string | undefined;
+  for (const line of event.split("\n")) {
+    if (!line.startsWith("data:")) continue;
+    const value = line.slice(line[5] === " " ? 6 : 5);
+    data = data === undefined ? value : `${data}\n${value}`;
+  }
+  return data;
+}

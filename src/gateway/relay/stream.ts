@@ -1,0 +1,209 @@
+import type { Usage } from "../../service/billing/quota";
+import { streamedText, streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
+import { eventData, SseSplitter } from "./sse";
+
+export type StreamEnd = "done" | "eof" | "timeout" | "client_gone" | "error";
+
+/** What came through a relayed stream: the upstream's usage if it sent one, the text it generated, timings. */
+export interface StreamOutcome {
+  usage?: Usage;
+  text: string;
+  /** ms from the start of the call to the first event, -1 when none came. */
+  firstResponseMs: number;
+  end: StreamEnd;
+}
+
+export interface StreamOptions {
+  kind: EndpointKind;
+  upstream: ReadableStream<Uint8Array>;
+  /** The client asked for usage (stream_options.include_usage); otherwise the usage-only chunk is dropped. */
+  clientWantsUsage: boolean;
+  startedAt: number;
+  /** Longest quiet gap between upstream chunks. */
+  idleTimeoutMs: number;
+  /** After the client leaves, how long to keep reading for the usage report. */
+  drainMs: number;
+  pingSeconds: number;
+  /** Builds a usage-only chunk when the client wanted usage and the upstream sent none. */
+  synthesizeUsage(outcome: StreamOutcome): Usage;
+  /** Called exactly once, when the stream is over for both sides. */
+  onEnd(outcome: StreamOutcome): void;
+}
+
+const encoder = new TextEncoder();
+/** Only events that may carry a usage report are parsed; the others pass through as they came. */
+const USAGE_MARK = /"usage"\s*:\s*\{/;
+
+function textOf(kind: EndpointKind, data: string): string {
+  try {
+    return streamedText(kind, JSON.parse(data));
+  } catch {
+    return "";
+  }
+}
+
+/** Races a read against a timer, and always clears the timer: a stream does thousands of reads. */
+async function raceTimer<T, U>(read: Promise<T>, ms: number, outcome: U): Promise<T | U> {
+  let timer: Timer | undefined;
+  try {
+    return await Promise.race([read, new Promise<U>((resolve) => (timer = setTimeout(() => resolve(outcome), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+const PING = encoder.encode(": PING\n\n");
+const TIMEOUT: unique symbol = Symbol("timeout");
+const PING_DUE: unique symbol = Symbol("ping");
+
+/**
+ * Passes an upstream event stream through event by event (each forwarded as soon as it is whole), while
+ * reading the usage report and the generated text for billing. If the client goes away, the upstream is
+ * still read, up to `drainMs`, so the call is billed for what was generated; then it is cancelled.
+ */
+export function relayStream(options: StreamOptions): ReadableStream<Uint8Array> {
+  const reader = options.upstream.getReader();
+  const splitter = new SseSplitter();
+  /** Event payloads, parsed for their text only if the upstream never reports usage. */
+  const payloads: string[] = [];
+  const outcome: StreamOutcome = {
+    get text() {
+      return payloads.map((data) => textOf(options.kind, data)).join("");
+    },
+    firstResponseMs: -1,
+    end: "eof",
+  };
+  let finished = false;
+  let pendingRead: ReturnType<typeof reader.read> | null = null;
+
+  const finish = (end: StreamEnd) => {
+    if (finished) return;
+    finished = true;
+    outcome.end = end;
+    reader.cancel().catch(() => {});
+    options.onEnd(outcome);
+  };
+
+  /** Reads the events of one chunk; answers the bytes to forward and whether [DONE] was seen. */
+  const take = (events: string[]): { out: string; done: boolean } => {
+    let out = "";
+    let done = false;
+    for (const event of events) {
+      const data = eventData(event);
+      if (data === undefined) continue;
+      if (outcome.firstResponseMs < 0) outcome.firstResponseMs = Date.now() - options.startedAt;
+      if (data.trim() === "[DONE]") {
+        if (options.clientWantsUsage && !outcome.usage && options.kind !== "responses") {
+          const usage = options.synthesizeUsage(outcome);
+          out += `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [], usage: usageJson(usage) })}\n\n`;
+        }
+        out += "data: [DONE]\n\n";
+        done = true;
+        continue;
+      }
+      payloads.push(data);
+      if (!USAGE_MARK.test(data)) {
+        out += `${event}\n\n`;
+        continue;
+      }
+      let parsed: any;
+      try {
+        parsed = JSON.parse(data);
+      } catch {
+        out += `${event}\n\n`;
+        continue;
+      }
+      const usage = streamedUsage(options.kind, parsed);
+      if (usage) outcome.usage = usage;
+      const usageOnly = usage && Array.isArray(parsed.choices) && parsed.choices.length === 0;
+      if (usageOnly && !options.clientWantsUsage) continue;
+      out += `${event}\n\n`;
+    }
+    return { out, done };
+  };
+
+  const nextRead = (waitMs: number) => {
+    pendingRead ??= reader.read();
+    const pingMs = options.pingSeconds * 1000;
+    const ping = pingMs > 0 && pingMs < waitMs;
+    return raceTimer<Awaited<typeof pendingRead>, typeof TIMEOUT | typeof PING_DUE>(pendingRead, ping ? pingMs : waitMs, ping ? PING_DUE : TIMEOUT);
+  };
+
+  let draining = false;
+  /** After the client left: keep reading (without forwarding) until usage, the end, or the deadline. */
+  const drain = async () => {
+    if (draining || finished) return;
+    draining = true;
+    const deadline = Date.now() + options.drainMs;
+    try {
+      while (!finished && !outcome.usage) {
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        const result = await raceTimer(pendingRead ?? reader.read(), left, TIMEOUT);
+        pendingRead = null;
+        if (result === TIMEOUT || result.done) break;
+        if (take(splitter.push(result.value)).done) break;
+      }
+    } catch {}
+    finish("client_gone");
+  };
+
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      /** Hands bytes to the client; false when the client has gone (then the upstream is drained instead). */
+      const send = (bytes: Uint8Array): boolean => {
+        try {
+          controller.enqueue(bytes);
+          return true;
+        } catch {
+          void drain();
+          return false;
+        }
+      };
+      try {
+        for (;;) {
+          const result = await nextRead(options.idleTimeoutMs);
+          if (result === PING_DUE) {
+            send(PING);
+            return;
+          }
+          if (result === TIMEOUT) {
+            closeQuietly(controller);
+            return finish("timeout");
+          }
+          pendingRead = null;
+          if (result.done) {
+            const { out } = take(splitter.rest());
+            if (out) send(encoder.encode(out));
+            closeQuietly(controller);
+            return finish("eof");
+          }
+          const { out, done } = take(splitter.push(result.value));
+          if (out && !send(encoder.encode(out))) return;
+          if (done) {
+            closeQuietly(controller);
+            return finish("done");
+          }
+          if (out) return;
+        }
+      } catch {
+        closeQuietly(controller);
+        finish("error");
+      }
+    },
+    cancel() {
+      void drain();
+    },
+  });
+}
+
+function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array>): void {
+  try {
+    controller.close();
+  } catch {}
+}
+
+export const usageJson = (u: Usage) => ({
+  prompt_tokens: u.promptTokens,
+  completion_tokens: u.completionTokens,
+  total_tokens: u.promptTokens + u.completionTokens,
+});

@@ -1,0 +1,4 @@
+#!/usr/bin/env bun
+import { runCli } from "./cli/program";
+
+await runCli(process.argv);

@@ -1,0 +1,56 @@
+import { refuse } from "../errors";
+import { mapModel } from "../relay/model-mapping";
+
+/** The JSON text fields of a channel: empty means none, anything else must be a JSON object; stored as given, trimmed. */
+
+function objectOf(text: string, name: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return refuse(`${name} must be valid JSON`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) refuse(`${name} must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+/** Follows every chain the way the relay will, so a mapping it would refuse is never stored. */
+function refuseCycle(mapping: Record<string, string>): void {
+  for (const from of Object.keys(mapping)) {
+    try {
+      mapModel(mapping, from);
+    } catch {
+      refuse(`model_mapping contains a cycle starting at ${from}`);
+    }
+  }
+}
+
+/** {"requested model": "upstream model"}; chains are allowed, cycles are not. */
+export function modelMappingOf(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) return "";
+  const mapping = objectOf(trimmed, "model_mapping");
+  for (const [from, to] of Object.entries(mapping)) {
+    if (!from.trim() || typeof to !== "string" || !to.trim()) refuse("model_mapping must map model names to model names");
+  }
+  refuseCycle(mapping as Record<string, string>);
+  return trimmed;
+}
+
+const isStatus = (value: unknown) => /^[1-5]\d\d$/.test(String(value)) && (typeof value === "string" || Number.isInteger(value));
+
+/** {"upstream status": replacement status}, e.g. {"400": "500"}; replacements may be strings or integers. */
+export function statusCodeMappingOf(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) return "";
+  for (const [from, to] of Object.entries(objectOf(trimmed, "status_code_mapping"))) {
+    if (!isStatus(from) || !isStatus(to)) refuse("status_code_mapping must map HTTP statuses (100-599) to HTTP statuses");
+  }
+  return trimmed;
+}
+
+export function settingOf(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed) objectOf(trimmed, "setting");
+  return trimmed;
+}

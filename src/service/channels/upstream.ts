@@ -1,0 +1,36 @@
+import type { ChannelRow } from "../../db/schema";
+import { CHANNEL_TYPES } from "../../shared/channel-types";
+import { refuse } from "../errors";
+
+const TIMEOUT_MS = 15_000;
+
+/** Where a channel's requests go: its base URL, else its type's default. */
+export const upstreamBaseOf = (channel: Pick<ChannelRow, "type" | "base_url">): string =>
+  (channel.base_url || CHANNEL_TYPES.get(channel.type)?.baseUrl || "").replace(/\/+$/, "");
+
+/**
+ * GET of an upstream's JSON with a Bearer key. Failures are told by kind and status only: upstream error
+ * text can echo the key and the address is the operator's, so neither reaches the message.
+ */
+export async function getUpstreamJson(base: string, path: string, key: string, what: string): Promise<unknown> {
+  if (!base) refuse(`${what} failed: the channel has no base URL`);
+  let response: Response;
+  try {
+    response = await fetch(base + path, {
+      headers: { authorization: `Bearer ${key.split("\n")[0]!.trim()}`, accept: "application/json" },
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch {
+    return refuse(`${what} failed: the upstream could not be reached`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    refuse(`${what} failed: the upstream answered HTTP ${response.status}`);
+  }
+  try {
+    return await response.json();
+  } catch {
+    return refuse(`${what} failed: the upstream reply is not JSON`);
+  }
+}

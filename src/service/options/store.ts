@@ -1,0 +1,99 @@
+import type { Db } from "../../db/connect";
+import { inTransaction } from "../../db/exec";
+import { readAll, upsert } from "../../db/queries/key-value";
+import type { ChangeBus } from "../changes";
+import { refuse } from "../errors";
+import { checkConsistency } from "./consistency";
+import { OPTION_BY_KEY, OPTION_DEFS, type OptionDef } from "./registry";
+import { normalizeOptionValue } from "./validate";
+
+const defOf = (key: string): OptionDef => OPTION_BY_KEY.get(key) ?? refuse(`unknown option: ${key}`);
+
+/**
+ * Site options held in memory: read without waiting on the database, written through to it. A change
+ * is announced to other processes only (this one already holds it); one from elsewhere reloads all.
+ */
+export class OptionStore {
+  private values = new Map<string, string>();
+  private parsed = new Map<string, unknown>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly changes?: ChangeBus,
+  ) {
+    for (const def of OPTION_DEFS) this.values.set(def.key, def.default);
+    changes?.on("options", () => void this.load().catch(() => {}));
+  }
+
+  /** Loads stored values over the defaults; a stored value that no longer validates keeps the default. */
+  async load(): Promise<void> {
+    const stored = await readAll(this.db, "options");
+    const next = new Map<string, string>();
+    for (const def of OPTION_DEFS) {
+      const raw = stored.get(def.key);
+      let value = def.default;
+      if (raw !== undefined) {
+        try {
+          value = normalizeOptionValue(def, raw);
+        } catch {
+          value = def.default;
+        }
+      }
+      next.set(def.key, value);
+    }
+    this.values = next;
+    this.parsed.clear();
+  }
+
+  raw(key: string): string {
+    const value = this.values.get(key);
+    if (value === undefined) throw new Error(`unknown option ${key}`);
+    return value;
+  }
+
+  bool(key: string): boolean {
+    return this.raw(key) === "true";
+  }
+
+  num(key: string): number {
+    return Number(this.raw(key));
+  }
+
+  json<T>(key: string): T {
+    if (!this.parsed.has(key)) this.parsed.set(key, JSON.parse(this.raw(key)));
+    return this.parsed.get(key) as T;
+  }
+
+  /** Every option as stored, secrets blanked. */
+  list(): { key: string; value: string }[] {
+    return OPTION_DEFS.map((def) => ({ key: def.key, value: def.secret ? "" : this.raw(def.key) }));
+  }
+
+  /** Validates and saves one option; it takes effect in this process at once. */
+  async set(key: string, value: unknown): Promise<string> {
+    const stored = normalizeOptionValue(defOf(key), value);
+    checkConsistency(key, stored, (other) => this.raw(other));
+    await this.write(key, stored);
+    return stored;
+  }
+
+  /** Puts options back to their registry defaults, all of them or none. */
+  async reset(keys: readonly string[]): Promise<void> {
+    await inTransaction(this.db, async (tx) => {
+      for (const key of keys) await upsert(tx, "options", key, defOf(key).default);
+    });
+    for (const key of keys) this.remember(key, defOf(key).default);
+    this.changes?.outbox?.("options");
+  }
+
+  private async write(key: string, stored: string): Promise<void> {
+    await upsert(this.db, "options", key, stored);
+    this.remember(key, stored);
+    this.changes?.outbox?.("options");
+  }
+
+  private remember(key: string, stored: string): void {
+    this.values.set(key, stored);
+    this.parsed.delete(key);
+  }
+}

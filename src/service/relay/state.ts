@@ -1,0 +1,40 @@
+import type { Exec } from "../../db/exec";
+import { BalanceBook } from "../billing/book";
+import type { ChangeBus } from "../changes";
+import type { Config } from "../config";
+import { QuotaRollup } from "../stats/rollup";
+import { RoutingTable } from "./routing-table";
+import { TokenCache } from "./token-cache";
+
+export interface RelayState {
+  readonly routes: RoutingTable;
+  readonly tokens: TokenCache;
+  readonly book: BalanceBook;
+  /** Consumption per (user, model, hour) for the dashboard, written behind like the book. */
+  readonly rollup: QuotaRollup;
+  /** Resolves once the routing table has been loaded the first time. */
+  readonly ready: Promise<void>;
+  /** Writes every settled charge, log row and rollup still queued. */
+  close(): Promise<void>;
+}
+
+export function openRelayState(db: Exec, changes: ChangeBus, config: Config): RelayState {
+  const routes = new RoutingTable(db, changes);
+  const tokens = new TokenCache(db, changes);
+  const book = new BalanceBook(db, changes, config.billingFlushMs);
+  const rollup = new QuotaRollup(db);
+  const ready = routes.rebuild();
+  return {
+    routes,
+    tokens,
+    book,
+    rollup,
+    ready,
+    async close() {
+      await ready.catch(() => {});
+      routes.close();
+      tokens.close();
+      await Promise.all([book.close(), rollup.close()]);
+    },
+  };
+}

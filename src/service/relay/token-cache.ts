@@ -1,0 +1,54 @@
+import { findLiveTokenByHash } from "../../db/queries/relay-tokens";
+import type { Exec } from "../../db/exec";
+import type { TokenRow } from "../../db/schema";
+import type { ChangeBus } from "../changes";
+
+interface Entry {
+  token: TokenRow | undefined;
+  until: number;
+}
+
+/**
+ * Tokens by key hash, so the relay does not wait on the database per call. A token change drops its entry
+ * at once (change bus); unknown keys are remembered briefly too, so a flood of bad keys stays cheap.
+ */
+export class TokenCache {
+  private readonly byHash = new Map<string, Entry>();
+  private readonly hashById = new Map<number, string>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly db: Exec,
+    changes: ChangeBus,
+    private readonly freshMs = 1000,
+    private readonly maxEntries = 200_000,
+  ) {
+    this.unsubscribe = changes.on("tokens", (id) => {
+      if (id === undefined) {
+        this.byHash.clear();
+        this.hashById.clear();
+        return;
+      }
+      const hash = this.hashById.get(id);
+      if (hash) this.byHash.delete(hash);
+    });
+  }
+
+  async get(hash: string): Promise<TokenRow | undefined> {
+    const now = Date.now();
+    const hit = this.byHash.get(hash);
+    if (hit && hit.until > now) return hit.token;
+    const token = await findLiveTokenByHash(this.db, hash);
+    if (this.byHash.size >= this.maxEntries) {
+      this.byHash.clear();
+      this.hashById.clear();
+    }
+    this.byHash.set(hash, { token, until: now + (token ? this.freshMs : 1000) });
+    if (token) this.hashById.set(token.id, hash);
+    return token;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+}

@@ -1,0 +1,75 @@
+import type { Exec } from "../../db/exec";
+import { insertUser, isAffCodeTaken, isEmailTaken, isUsernameTaken } from "../../db/queries/users";
+import type { NewUserRow } from "../../db/schema";
+import { USERNAME_MAX } from "../../shared/constants";
+import { randomAlphanumeric } from "../crypto";
+import { refuse } from "../errors";
+import { nowSeconds } from "../time";
+import { checkPasswordRules, hashPassword } from "./password";
+
+export interface NewUser {
+  username: string;
+  password: string;
+  display_name?: string;
+  email?: string;
+  role?: number;
+  quota?: number;
+  group?: string;
+  inviter_id?: number;
+}
+
+/** A user checked and hashed, ready to insert (hashing is slow, so it happens before any transaction). */
+export type PreparedUser = Omit<NewUserRow, "aff_code" | "created_at">;
+
+export function checkUsername(username: string): string {
+  const name = username.trim();
+  if (!name) refuse("username is required");
+  if ([...name].length > USERNAME_MAX) refuse(`username must be at most ${USERNAME_MAX} characters`);
+  if (/\s/.test(name)) refuse("username must not contain spaces");
+  return name;
+}
+
+export async function prepareUser(input: NewUser): Promise<PreparedUser> {
+  const username = checkUsername(input.username);
+  checkPasswordRules(input.password);
+  const row: PreparedUser = {
+    username,
+    password: await hashPassword(input.password),
+    display_name: input.display_name?.trim() || username,
+    email: input.email?.trim() || null,
+    access_token_hash: null,
+    deleted_at: null,
+  };
+  if (input.role !== undefined) row.role = input.role;
+  if (input.quota !== undefined) row.quota = input.quota;
+  if (input.group !== undefined) row.group = input.group;
+  if (input.inviter_id !== undefined) row.inviter_id = input.inviter_id;
+  return row;
+}
+
+async function uniqueAffCode(db: Exec): Promise<string> {
+  for (;;) {
+    const code = randomAlphanumeric(6);
+    if (!(await isAffCodeTaken(db, code))) return code;
+  }
+}
+
+async function refuseIfTaken(db: Exec, user: PreparedUser): Promise<void> {
+  if (await isUsernameTaken(db, user.username)) refuse("username already exists or has been deleted");
+  if (user.email && (await isEmailTaken(db, user.email))) refuse("email is already in use");
+}
+
+/** Inserts a prepared user; soft-deleted names stay taken, and a lost race reads as the same refusal. */
+export async function insertPreparedUser(db: Exec, user: PreparedUser): Promise<number> {
+  await refuseIfTaken(db, user);
+  try {
+    return await insertUser(db, { ...user, aff_code: await uniqueAffCode(db), created_at: nowSeconds() });
+  } catch (error) {
+    await refuseIfTaken(db, user);
+    throw error;
+  }
+}
+
+export async function createUser(db: Exec, input: NewUser): Promise<number> {
+  return insertPreparedUser(db, await prepareUser(input));
+}

@@ -1,0 +1,66 @@
+import type { UserRow } from "../../db/schema";
+
+/** The user record as the API shows it: an allow-list, so hashes and tokens never leave the server. */
+export interface UserView {
+  id: number;
+  username: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  github_id: string;
+  wechat_id: string;
+  telegram_id: string;
+  linux_do_id: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  group: string;
+  aff_code: string;
+  aff_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  inviter_id: number;
+  remark: string;
+  created_at: number;
+  last_login_at: number;
+  DeletedAt: number | null;
+}
+
+export function toUserView(u: UserRow): UserView {
+  return {
+    id: u.id,
+    username: u.username,
+    display_name: u.display_name,
+    role: u.role,
+    status: u.status,
+    email: u.email ?? "",
+    github_id: u.github_id,
+    wechat_id: u.wechat_id,
+    telegram_id: u.telegram_id,
+    linux_do_id: u.linux_do_id,
+    quota: u.quota,
+    used_quota: u.used_quota,
+    request_count: u.request_count,
+    group: u.group,
+    aff_code: u.aff_code,
+    aff_count: u.aff_count,
+    aff_quota: u.aff_quota,
+    aff_history_quota: u.aff_history_quota,
+    inviter_id: u.inviter_id,
+    remark: u.remark,
+    created_at: u.created_at,
+    last_login_at: u.last_login_at,
+    DeletedAt: u.deleted_at,
+  };
+}
+
+/** What the login reply and the console's local user record hold. */
+export const toLoginView = (u: UserRow) => ({
+  id: u.id,
+  username: u.username,
+  display_name: u.display_name,
+  role: u.role,
+  status: u.status,
+  group: u.group,
+});

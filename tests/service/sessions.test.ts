@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loadConfig } from "../../src/service/config";
+import type { ServiceContext } from "../../src/service/context";
+import { keyedHash } from "../../src/service/crypto";
+import { createTestDatabase, DIALECTS, TEST_REDIS_URL, type TestDatabase } from "../support/databases";
+import { countRows } from "../support/rows";
+import { openTestContext } from "../support/server";
+
+const REDIS = { REDIS_CONN_STRING: TEST_REDIS_URL, SESSION_TTL_SECONDS: "600" };
+const STORES: [string, Record<string, string>][] = [
+  ["database", {}],
+  ["Redis", REDIS],
+];
+
+/** Polls until `probe` answers `expected` or `ms` pass; answers the last value (instances may cache for a second). */
+async function settles<T>(probe: () => Promise<T>, expected: T, ms = 1500): Promise<T> {
+  const until = Date.now() + ms;
+  let value = await probe();
+  while (value !== expected && Date.now() < until) {
+    await Bun.sleep(50);
+    value = await probe();
+  }
+  return value;
+}
+
+describe.each(DIALECTS)("sessions on %s", (dialect) => {
+  /** The test database, and a neighbour: another deployment's. */
+  let database: TestDatabase;
+  let neighbour: TestDatabase;
+  const opened: ServiceContext[] = [];
+  /** One gateway instance over the test database (or the neighbour's). */
+  const instance = async (env: Record<string, string> = {}, over = database) => {
+    const ctx = await openTestContext(over, env);
+    opened.push(ctx);
+    return ctx;
+  };
+  beforeAll(async () => {
+    [database, neighbour] = await Promise.all([createTestDatabase(dialect), createTestDatabase(dialect)]);
+  });
+  afterAll(async () => {
+    for (const ctx of opened) await ctx.close();
+    await Promise.all([database.drop(), neighbour.drop()]);
+  });
+
+  describe.each(STORES)("kept in the %s", (_store, env) => {
+    /** Two instances sharing the store. */
+    let first: ServiceContext;
+    let second: ServiceContext;
+    beforeAll(async () => {
+      first = await instance(env);
+      second = await instance(env);
+    });
+
+    test("a session names its user until it is revoked", async () => {
+      const { sessions } = first;
+      const id = await sessions.create(41);
+      expect(id).toMatch(/^[0-9A-Za-z]{43}$/);
+      expect(await sessions.userOf(id)).toBe(41);
+      expect(await sessions.userOf("A".repeat(43))).toBeUndefined();
+      await sessions.revoke(id);
+      expect(await sessions.userOf(id)).toBeUndefined();
+    });
+
+    test("revoking all of a user's sessions leaves other users' sessions alone", async () => {
+      const { sessions } = first;
+      const mine = [await sessions.create(42), await sessions.create(42)];
+      const theirs = await sessions.create(43);
+      await sessions.revokeAllOf(42);
+      for (const id of mine) expect(await sessions.userOf(id)).toBeUndefined();
+      expect(await sessions.userOf(theirs)).toBe(43);
+    });
+
+    test("another instance on the same store accepts the session and honours a revocation made elsewhere", async () => {
+      const id = await first.sessions.create(44);
+      expect(await second.sessions.userOf(id)).toBe(44);
+      await first.sessions.revokeAllOf(44);
+      expect(await settles(() => second.sessions.userOf(id), undefined)).toBeUndefined();
+    });
+  });
+
+  describe("in the database", () => {
+    test("only the keyed hash of a session id is stored", async () => {
+      const ctx = await instance();
+      const id = await ctx.sessions.create(45);
+      const rows = await ctx.db.k.selectFrom("sessions").selectAll().where("user_id", "=", 45).execute();
+      expect(rows.map((r) => r.id)).toEqual([keyedHash(ctx.secret, id)]);
+      expect(JSON.stringify(rows)).not.toContain(id);
+    });
+
+    test("an expired session names nobody", async () => {
+      const ctx = await instance();
+      const id = await ctx.sessions.create(46);
+      await ctx.db.k.updateTable("sessions").set({ expires_at: Math.floor(Date.now() / 1000) - 1 }).where("user_id", "=", 46).execute();
+      expect(await ctx.sessions.userOf(id)).toBeUndefined();
+    });
+  });
+
+  describe("in Redis", () => {
+    test("nothing is written to the sessions table", async () => {
+      const ctx = await instance(REDIS);
+      const before = await countRows(ctx, "sessions");
+      const id = await ctx.sessions.create(47);
+      expect(await ctx.sessions.userOf(id)).toBe(47);
+      expect(await countRows(ctx, "sessions")).toBe(before);
+    });
+
+    test("a session expires with SESSION_TTL_SECONDS", async () => {
+      const { sessions } = await instance({ ...REDIS, SESSION_TTL_SECONDS: "1" });
+      const id = await sessions.create(48);
+      expect(await sessions.userOf(id)).toBe(48);
+      expect(await settles(() => sessions.userOf(id), undefined, 2500)).toBeUndefined();
+    });
+
+    test("deployments sharing one Redis, each with its own database, never revoke each other's sessions", async () => {
+      const here = await instance(REDIS);
+      const there = await instance(REDIS, neighbour);
+      const mine = await here.sessions.create(1);
+      const theirs = await there.sessions.create(1);
+      await here.sessions.revokeAllOf(1);
+      expect(await here.sessions.userOf(mine)).toBeUndefined();
+      expect(await there.sessions.userOf(theirs)).toBe(1);
+      await there.sessions.revokeAllOf(1);
+    });
+  });
+
+  describe("SESSION_SECRET unset: the secret is generated once and kept in the database", () => {
+    test("a restarted instance keeps the secret, so its sessions stay valid", async () => {
+      const before = await instance();
+      const id = await before.sessions.create(49);
+      await before.close();
+      opened.splice(opened.indexOf(before), 1);
+      const after = await instance();
+      expect(after.secret).toBe(before.secret);
+      expect(await after.sessions.userOf(id)).toBe(49);
+      const stored = await after.db.k.selectFrom("internals").select("value").where("key", "=", "session_secret").execute();
+      expect(stored).toEqual([{ value: after.secret }]);
+      expect(after.secret).toMatch(/^[0-9A-Za-z]{64}$/);
+    });
+
+    test("another database gets a secret of its own", async () => {
+      const here = await instance();
+      const there = await instance({}, neighbour);
+      expect(there.secret).not.toBe(here.secret);
+    });
+  });
+
+  describe("SESSION_SECRET set", () => {
+    test("is used instead of the stored one, so sessions made under another secret are void", async () => {
+      const generated = await instance();
+      const id = await generated.sessions.create(50);
+      const configured = await instance({ SESSION_SECRET: "configured-secret-for-tests-0123456789" });
+      expect(configured.secret).toBe("configured-secret-for-tests-0123456789");
+      expect(await configured.sessions.userOf(id)).toBeUndefined();
+      const stored = await configured.db.k.selectFrom("internals").select("value").where("key", "=", "session_secret").execute();
+      expect(stored).toEqual([{ value: generated.secret }]);
+    });
+
+    test("the placeholder 'random_string' is refused at start", () => {
+      expect(() => loadConfig({ SESSION_SECRET: "random_string" })).toThrow(/random_string/);
+    });
+  });
+});

@@ -1,0 +1,72 @@
+import { startFakeServer, type FakeCall, type FakeDialect, type FakeReply, type FakeUpstreamOptions, type Frame, type ReplyText } from "./fake-upstream";
+
+const STATUS_NAMES: Record<number, string> = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  429: "RESOURCE_EXHAUSTED",
+  503: "UNAVAILABLE",
+};
+
+export const geminiError = (status: number, message: string) => ({
+  error: { code: status, message, status: STATUS_NAMES[status] ?? "INTERNAL" },
+});
+
+/** `/v1beta/models/{model}:{method}` */
+const MODEL_PATH = /^\/v1beta\/models\/([^/:]+):(\w+)$/;
+
+const usageMetadata = (r: ReplyText, candidates: number) => ({
+  promptTokenCount: r.promptTokens,
+  candidatesTokenCount: candidates,
+  totalTokenCount: r.promptTokens + candidates,
+  ...(r.cachedTokens !== undefined && { cachedContentTokenCount: r.cachedTokens }),
+});
+
+function generate(call: FakeCall, model: string, stream: boolean): FakeReply {
+  const r = call.reply(call.body.generationConfig?.maxOutputTokens);
+  const finish = r.truncated ? "MAX_TOKENS" : "STOP";
+  const chunk = (text: string, finishReason: string | undefined, candidates: number) => ({
+    candidates: [{ content: { parts: [{ text }], role: "model" }, ...(finishReason && { finishReason }), index: 0 }],
+    ...(!r.noUsage && { usageMetadata: usageMetadata(r, candidates) }),
+    modelVersion: model,
+    responseId: `fake-${call.seq}`,
+  });
+  if (!stream) return { json: chunk(r.text, finish, r.completionTokens) };
+  // Usage is cumulative on every chunk; the last one carries the final count and the finish reason.
+  const chunks = r.pieces.map((piece, i) =>
+    i === r.pieces.length - 1 ? chunk(piece, finish, r.completionTokens) : chunk(piece, undefined, i + 1),
+  );
+  if (call.url.searchParams.get("alt") !== "sse") return { json: chunks };
+  // Google's SSE frames end with CRLF pairs.
+  const frames: Frame[] = chunks.map((c, i) => ({ data: `data: ${JSON.stringify(c)}\r\n\r\n`, text: r.pieces[i] }));
+  return { frames };
+}
+
+const DEFAULT_MODELS = ["gemini-2.0-flash", "gemini-2.5-flash"];
+
+const modelList = ({ options }: FakeCall): FakeReply => ({
+  json: {
+    models: (options.models ?? DEFAULT_MODELS).map((id) => ({
+      name: `models/${id}`,
+      displayName: id,
+      supportedGenerationMethods: ["generateContent", "streamGenerateContent"],
+    })),
+  },
+});
+
+export const geminiDialect: FakeDialect = {
+  model: (url) => MODEL_PATH.exec(url.pathname)?.[1],
+  authorized: (request, url, apiKey) => (request.headers.get("x-goog-api-key") ?? url.searchParams.get("key")) === apiKey,
+  errorBody: geminiError,
+  handle(call) {
+    if (call.request.method === "GET" && call.url.pathname === "/v1beta/models") return modelList(call);
+    const [, model, method] = MODEL_PATH.exec(call.url.pathname) ?? [];
+    if (call.request.method !== "POST" || !model || (method !== "generateContent" && method !== "streamGenerateContent")) return undefined;
+    if (typeof call.body !== "object") return { json: geminiError(400, "Invalid JSON payload received."), status: 400 };
+    return generate(call, model, method === "streamGenerateContent");
+  },
+};
+
+/** A fake Gemini API upstream (x-goog-api-key or ?key= auth) on a loopback port. */
+export const startFakeGemini = (options?: FakeUpstreamOptions) => startFakeServer(geminiDialect, options);
