@@ -14,16 +14,23 @@ interface InlineNumberProps {
 /** A number edited in its table cell; saved when it loses focus (or on Enter) if it changed. */
 export function InlineNumber({ value, name, label, parse, onSave }: InlineNumberProps) {
   const [text, setText] = useState(String(value));
-  useEffect(() => setText(String(value)), [value]);
+  // What the server holds as far as this cell knows: a save lands here before the list reloads.
+  const [saved, setSaved] = useState(value);
+  useEffect(() => {
+    setSaved(value);
+    setText(String(value));
+  }, [value]);
   const commit = async () => {
-    if (text.trim() === String(value)) return;
+    if (text.trim() === String(saved)) return;
     const parsed = parse(text);
     if (!parsed.ok) {
       toast.error(parsed.message);
-      return setText(String(value));
+      return setText(String(saved));
     }
     setText(String(parsed.value));
-    if (parsed.value === value || !(await onSave(parsed.value))) setText(String(value));
+    if (parsed.value === saved) return;
+    if (await onSave(parsed.value)) setSaved(parsed.value);
+    else setText(String(saved));
   };
   return (
     <input className="input input-xs w-16" type="number" step="1" name={name} aria-label={label} value={text}
