@@ -168,6 +168,12 @@ describe("channel list", () => {
     await priority.press("Enter");
     await storedUntil(id, (c) => c.priority === -999);
     expect(await priority.inputValue()).toBe("-999");
+    // Replies reach the page late, so the next edit is typed before the list hears of the last save.
+    await ui.page.route("**/api/channel/", async (route) => {
+      const reply = await route.fetch();
+      await Bun.sleep(400);
+      await route.fulfill({ response: reply });
+    });
     await weight.fill("12");
     await weight.press("Enter");
     await storedUntil(id, (c) => c.weight === 12);
@@ -175,6 +181,7 @@ describe("channel list", () => {
     await weight.press("Enter");
     await storedUntil(id, (c) => c.weight === 0);
     expect(await weight.inputValue()).toBe("0");
+    await ui.page.unroute("**/api/channel/");
   });
 
   test("row actions: test (default and a model from the menu) colours the response time; disable, enable, copy, delete", async () => {
