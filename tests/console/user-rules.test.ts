@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { visibleMenu } from "../../src/console/components/layout/menu-items";
-import { offeredActions, userListUrl, type AdminUser } from "../../src/console/pages/user/admin-user";
+import { offeredActions, userListUrl } from "../../src/console/pages/user/admin-user";
+import type { UserView } from "../../src/shared/views/user";
 
-const user = (status: number, DeletedAt: number | null = null) => ({ status, DeletedAt }) as AdminUser;
+const user = (status: number, DeletedAt: number | null = null) => ({ status, DeletedAt }) as UserView;
 
 describe("admin actions offered per row", () => {
   test("an active user: promote, demote, disable, delete", () => {

@@ -1,29 +1,8 @@
 import type { LogRowWithChannel } from "../../db/queries/logs";
+import type { LogView } from "../../shared/views/log";
 import type { LogScope } from "./filter";
 
-/** A log entry as the API shows it (spec §3 'Log entry'); `other` is JSON text. */
-export interface LogView {
-  id: number;
-  user_id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  username: string;
-  token_name: string;
-  token_id: number;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  use_time: number;
-  is_stream: boolean;
-  channel: number;
-  channel_name: string;
-  group: string;
-  ip: string;
-  request_id: string;
-  other: string;
-}
+export type { LogView } from "../../shared/views/log";
 
 /** Parts of `other` only admins see: which channels were tried, and how a stream ended upstream. */
 const ADMIN_ONLY_OTHER = ["admin_info", "stream_status"];

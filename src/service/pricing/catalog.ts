@@ -1,26 +1,9 @@
 import type { UserRow } from "../../db/schema";
 import { DEFAULT_GROUP } from "../../shared/constants";
+import type { Pricing, PricingRow } from "../../shared/views/pricing";
 import { groupFactorsOf, modelFactorsOf } from "../billing/pricing";
 import type { ServiceContext } from "../context";
 import { usableGroups } from "../groups";
-
-/** One row of the pricing page (spec §3 'Pricing model'). quota_type 0: per token (ratios); 1: per call (model_price USD). */
-export interface PricingRow {
-  model_name: string;
-  quota_type: 0 | 1;
-  model_ratio: number;
-  completion_ratio: number;
-  model_price: number;
-  enable_groups: string[];
-}
-
-export interface Pricing {
-  data: PricingRow[];
-  /** Group → the ratio this viewer pays through it (GroupRatio, or their GroupGroupRatio override). */
-  group_ratio: Record<string, number>;
-  /** The groups this viewer may use, with description and the ratio they pay. */
-  usable_group: Record<string, { desc: string; ratio: number }>;
-}
 
 /**
  * Served models by the groups that serve them, from the relay's routing table (enabled channels only).

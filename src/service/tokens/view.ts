@@ -1,25 +1,8 @@
 import type { TokenRow } from "../../db/schema";
+import type { TokenView } from "../../shared/views/token";
 import { effectiveStatus } from "./status";
 
-/** A token as the API shows it: an allow-list, with the key masked; the hash and the sealed key never leave. */
-export interface TokenView {
-  id: number;
-  user_id: number;
-  name: string;
-  key: string;
-  status: number;
-  created_time: number;
-  accessed_time: number;
-  expired_time: number;
-  remain_quota: number;
-  unlimited_quota: boolean;
-  used_quota: number;
-  model_limits_enabled: boolean;
-  model_limits: string;
-  allow_ips: string;
-  group: string;
-  cross_group_retry: boolean;
-}
+export type { TokenView } from "../../shared/views/token";
 
 export function toTokenView(t: TokenRow, now: number): TokenView {
   return {

@@ -1,10 +1,11 @@
 import { Trans } from "@lingui/react/macro";
 import { LogType } from "../../../shared/constants";
+import type { LogView } from "../../../shared/views/log";
 import { firstTokenTone, TONE_BADGE, useTimeTone } from "./latency";
-import { parseOther, type LogEntry } from "./log-entry";
+import { parseOther } from "./log-entry";
 
 /** Total time and, for a stream, the first-token time, coloured by spec §9; only consumption rows have them. */
-export function LatencyCell({ entry }: { entry: LogEntry }) {
+export function LatencyCell({ entry }: { entry: LogView }) {
   if (entry.type !== LogType.Consume) return null;
   const frt = parseOther(entry.other).frt;
   return (

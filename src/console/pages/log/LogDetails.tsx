@@ -1,10 +1,11 @@
 import { useLingui } from "@lingui/react/macro";
+import type { LogView } from "../../../shared/views/log";
 import { billingFormula } from "./billing-text";
 import { Facts } from "./Facts";
-import { parseOther, type LogEntry } from "./log-entry";
+import { parseOther } from "./log-entry";
 
 /** The expanded part of a log row: the content, price factors, the billing and, for admins, the channels tried. */
-export function LogDetails({ entry, admin }: { entry: LogEntry; admin: boolean }) {
+export function LogDetails({ entry, admin }: { entry: LogView; admin: boolean }) {
   const { t } = useLingui();
   const other = parseOther(entry.other);
   const tried = other.admin_info?.use_channel ?? [];

@@ -2,6 +2,7 @@ import { Trans } from "@lingui/react/macro";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useCallback, useState } from "react";
 import { PAGE_SIZE_CHOICES } from "../../../shared/constants";
+import type { LogView } from "../../../shared/views/log";
 import { useServerPage } from "../../components/table/use-server-page";
 import { isAdmin } from "../../state/user";
 import { useApiData } from "../../use-api-data";
@@ -9,7 +10,7 @@ import { ColumnSettings } from "./ColumnSettings";
 import { isShown } from "./column-prefs";
 import { downloadCsv } from "./export-csv";
 import { useLogColumns } from "./log-columns";
-import { initialLogFilter, logExportUrl, logListUrl, logStatUrl, type LogEntry } from "./log-entry";
+import { initialLogFilter, logExportUrl, logListUrl, logStatUrl } from "./log-entry";
 import { LogDetails } from "./LogDetails";
 import { LogFilters } from "./LogFilters";
 import { LogSummary, type LogStat } from "./LogSummary";
@@ -23,7 +24,7 @@ export default function LogPage() {
   const admin = isAdmin.value;
   const filters = useFilters(initialLogFilter);
   const applied = filters.applied;
-  const page = useServerPage<LogEntry>((p, size) => logListUrl(applied, admin, p, size));
+  const page = useServerPage<LogView>((p, size) => logListUrl(applied, admin, p, size));
   const stat = useApiData<LogStat>(logStatUrl(applied, admin));
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [userId, setUserId] = useState<number | null>(null);
@@ -32,7 +33,7 @@ export default function LogPage() {
     if (!next.delete(id)) next.add(id);
     return next;
   }), []);
-  const onUser = useCallback((entry: LogEntry) => setUserId(entry.user_id), []);
+  const onUser = useCallback((entry: LogView) => setUserId(entry.user_id), []);
   const columns = useLogColumns({ admin, expanded, toggle, onUser });
   const choices = columns.filter((c) => c.id !== "expand").map((c) => ({ id: c.id!, label: String(c.header) }));
 

@@ -1,19 +1,19 @@
 import { Trans } from "@lingui/react/macro";
 import { functionalUpdate, useTable } from "@tanstack/react-table";
 import { Fragment, type ReactNode } from "react";
+import type { LogView } from "../../../shared/views/log";
 import { Pager } from "../../components/table/Pager";
 import { pagedFeatures, type PagedColumns, type PaginationState } from "../../components/table/paged-table";
-import type { LogEntry } from "./log-entry";
 
 interface LogTableProps {
-  columns: PagedColumns<LogEntry>;
-  rows: LogEntry[];
+  columns: PagedColumns<LogView>;
+  rows: LogView[];
   total: number;
   pagination: PaginationState;
   onPagination: (next: PaginationState) => void;
   pageSizes: readonly number[];
   /** The details under an expanded row; undefined while collapsed. */
-  detail: (entry: LogEntry) => ReactNode | undefined;
+  detail: (entry: LogView) => ReactNode | undefined;
 }
 
 /** The server-paged log table whose rows expand into a details row spanning every column. */

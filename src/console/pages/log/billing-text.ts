@@ -1,10 +1,11 @@
-import type { LogEntry, LogOther } from "./log-entry";
+import type { LogView } from "../../../shared/views/log";
+import type { LogOther } from "./log-entry";
 
 const n = (value: number | undefined) => String(value ?? 0);
 const dollars = (value: number) => `$${value.toFixed(6).replace(/\.?0+$/, "")}`;
 
 /** The weighted tokens of the formula: prompt (cached ones at the cache ratio) + completion × completion ratio. */
-function tokensText(entry: LogEntry, other: LogOther): { text: string; weighted: number } {
+function tokensText(entry: LogView, other: LogOther): { text: string; weighted: number } {
   const cached = Math.min(other.cache_tokens ?? 0, entry.prompt_tokens);
   const completion = entry.completion_tokens * (other.completion_ratio ?? 0);
   const tail = `${entry.completion_tokens} × ${n(other.completion_ratio)}`;
@@ -20,7 +21,7 @@ function tokensText(entry: LogEntry, other: LogOther): { text: string; weighted:
  * How a consumption row was priced (spec §9): per call, model price × group ratio; per use,
  * group ratio × model ratio × (prompt + completion × completion ratio) / 500000 dollars.
  */
-export function billingFormula(entry: LogEntry, other: LogOther): string | undefined {
+export function billingFormula(entry: LogView, other: LogOther): string | undefined {
   const group = other.group_ratio;
   if (group === undefined) return undefined;
   if (other.model_price !== undefined && other.model_price >= 0) {

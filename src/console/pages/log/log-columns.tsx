@@ -1,27 +1,27 @@
 import { useLingui } from "@lingui/react/macro";
 import { useMemo } from "react";
+import type { LogView } from "../../../shared/views/log";
 import { columnsFor, type PagedColumns } from "../../components/table/paged-table";
 import { showQuota } from "../../state/status";
 import { LatencyCell } from "./LatencyCell";
-import type { LogEntry } from "./log-entry";
 import { useLogTypes } from "./log-types";
 import { formatTime } from "./time";
 
-const column = columnsFor<LogEntry>();
+const column = columnsFor<LogView>();
 
 interface LogColumnsOptions {
   admin: boolean;
   expanded: ReadonlySet<number>;
   toggle: (id: number) => void;
   /** Opens the user info popup (admins). */
-  onUser: (entry: LogEntry) => void;
+  onUser: (entry: LogView) => void;
 }
 
 const badge = (text: string, extra = "badge-outline") => (text ? <span className={`badge badge-sm ${extra} whitespace-nowrap`}>{text}</span> : null);
-const counted = (entry: LogEntry, value: number) => (entry.type === 2 ? value : "");
+const counted = (entry: LogView, value: number) => (entry.type === 2 ? value : "");
 
 /** Every column of the log table; channel and user only for admins. The first toggles the row's details. */
-export function useLogColumns({ admin, expanded, toggle, onUser }: LogColumnsOptions): PagedColumns<LogEntry> {
+export function useLogColumns({ admin, expanded, toggle, onUser }: LogColumnsOptions): PagedColumns<LogView> {
   const { t, i18n } = useLingui();
   const types = useLogTypes();
   return useMemo(() => {

@@ -1,29 +1,6 @@
 import { query } from "../../api";
 import { defaultRange, fromLocalInput, nowSeconds } from "./time";
 
-/** A log entry as GET /api/log/ and /api/log/self return it (spec §3 'Log entry'); `other` is JSON text. */
-export interface LogEntry {
-  id: number;
-  user_id: number;
-  created_at: number;
-  type: number;
-  content: string;
-  username: string;
-  token_name: string;
-  model_name: string;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  use_time: number;
-  is_stream: boolean;
-  channel: number;
-  channel_name: string;
-  group: string;
-  ip: string;
-  request_id: string;
-  other: string;
-}
-
 /** The parts of `other` the screen reads; every one may be missing. */
 export interface LogOther {
   frt?: number;

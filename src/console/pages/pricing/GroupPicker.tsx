@@ -1,5 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { ratioBadge, type Pricing } from "./pricing";
+import type { Pricing } from "../../../shared/views/pricing";
+import { ratioBadge } from "./pricing";
 
 /** The viewer's usable groups as buttons, each with its description and ratio tag; prices follow the chosen one. */
 export function GroupPicker({ usable, group, onChange }: { usable: Pricing["usable_group"]; group: string; onChange: (group: string) => void }) {

@@ -2,12 +2,13 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useMemo, useState } from "react";
 import { PAGE_SIZE_CHOICES, QUOTA_PER_UNIT } from "../../../shared/constants";
+import type { Pricing } from "../../../shared/views/pricing";
 import { DataTable } from "../../components/table/DataTable";
 import { platform } from "../../state/status";
 import { currentUser } from "../../state/user";
 import { GroupPicker } from "./GroupPicker";
 import type { PriceUnit } from "./price-text";
-import { loadPricing, type Pricing } from "./pricing";
+import { loadPricing } from "./pricing";
 import { usePricingColumns } from "./pricing-columns";
 import { useLocalPage } from "./use-local-page";
 

@@ -1,10 +1,11 @@
 import { useLingui } from "@lingui/react/macro";
 import { useMemo } from "react";
+import type { PricingRow } from "../../../shared/views/pricing";
 import { columnsFor, type PagedColumns } from "../../components/table/paged-table";
-import { priceOf, ratioBadge, type PricingModel } from "./pricing";
+import { priceOf, ratioBadge } from "./pricing";
 import { priceLines, type PriceUnit } from "./price-text";
 
-const column = columnsFor<PricingModel>();
+const column = columnsFor<PricingRow>();
 
 interface PricingColumnsOptions {
   group: string;
@@ -15,7 +16,7 @@ interface PricingColumnsOptions {
 }
 
 /** Model, billing type, the groups serving it, its ratios and its price in the chosen group. */
-export function usePricingColumns({ group, groupRatio, usable, unit, quotaPerUnit }: PricingColumnsOptions): PagedColumns<PricingModel> {
+export function usePricingColumns({ group, groupRatio, usable, unit, quotaPerUnit }: PricingColumnsOptions): PagedColumns<PricingRow> {
   const { t, i18n } = useLingui();
   return useMemo(
     () =>

@@ -1,22 +1,5 @@
+import type { Pricing, PricingRow } from "../../../shared/views/pricing";
 import { wholeReply } from "./whole-reply";
-
-/** One model of GET /api/pricing (spec §3 'Pricing model'); quota_type 0: per use (ratios), 1: per call. */
-export interface PricingModel {
-  model_name: string;
-  quota_type: 0 | 1;
-  model_ratio: number;
-  completion_ratio: number;
-  model_price: number;
-  enable_groups: string[];
-}
-
-export interface Pricing {
-  data: PricingModel[];
-  /** Group → the ratio this viewer pays through it. */
-  group_ratio: Record<string, number>;
-  /** The groups this viewer may use. */
-  usable_group: Record<string, { desc: string; ratio: number }>;
-}
 
 /** GET /api/pricing; a signed-in person sees their own groups (New-Api-User), a visitor a new account's. */
 export async function loadPricing(): Promise<Pricing | undefined> {
@@ -31,7 +14,7 @@ export type ModelPrice = { kind: "per-token"; input: number; output: number } | 
  * Spec §9: the price per 1M tokens is model ratio × 2 × group ratio; the completion price is that times
  * the completion ratio; a fixed model price (per call) overrides, times the group ratio.
  */
-export function priceOf(model: PricingModel, groupRatio: number): ModelPrice {
+export function priceOf(model: PricingRow, groupRatio: number): ModelPrice {
   if (model.quota_type === 1) return { kind: "per-call", call: model.model_price * groupRatio };
   const input = model.model_ratio * 2 * groupRatio;
   return { kind: "per-token", input, output: input * model.completion_ratio };

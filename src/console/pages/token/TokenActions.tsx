@@ -1,5 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
+import type { TokenView } from "../../../shared/views/token";
 import { api } from "../../api";
 import { DeleteButton, EditButton, StatusToggle } from "../../components/RowButtons";
 import { KeyListDialog } from "../../components/KeyListDialog";
@@ -7,12 +8,12 @@ import type { RowHandlers } from "../../components/table/use-row-handlers";
 import { copyText } from "../../state/clipboard";
 import { toast } from "../../state/toasts";
 import { ChatMenu } from "./ChatMenu";
-import { revealKey, TokenStatus, type Token } from "./token-api";
+import { revealKey, TokenStatus } from "./token-api";
 
-export type TokenRowHandlers = RowHandlers<Token>;
+export type TokenRowHandlers = RowHandlers<TokenView>;
 
 /** View key, copy, chat links, enable/disable (1 and 2 only), edit, delete. */
-export function TokenActions({ token, onChanged, onReload, onEdit }: { token: Token } & TokenRowHandlers) {
+export function TokenActions({ token, onChanged, onReload, onEdit }: { token: TokenView } & TokenRowHandlers) {
   const { t } = useLingui();
   const [shown, setShown] = useState<string | null>(null);
   const enabled = token.status === TokenStatus.Enabled;
@@ -23,7 +24,7 @@ export function TokenActions({ token, onChanged, onReload, onEdit }: { token: To
   };
   const toggle = async () => {
     const status = enabled ? TokenStatus.Disabled : TokenStatus.Enabled;
-    const reply = await api.put<Token>("/api/token/?status_only=true", { id: token.id, status });
+    const reply = await api.put<TokenView>("/api/token/?status_only=true", { id: token.id, status });
     if (!reply.ok) return;
     toast.success(enabled ? t`Token disabled` : t`Token enabled`);
     onChanged(reply.data);

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState, type FormEvent } from "react";
+import type { TokenView } from "../../../shared/views/token";
 import { api } from "../../api";
 import { SubmitOrCancel } from "../../components/form/FormButtons";
 import { TextArea } from "../../components/form/TextArea";
@@ -8,12 +9,11 @@ import { TextField } from "../../components/form/TextField";
 import { SidePanel } from "../../components/SidePanel";
 import { platform } from "../../state/status";
 import { toast } from "../../state/toasts";
-import type { Token } from "./token-api";
 import { newTokenDraft, tokenBodyOf, tokenDraftOf, tokenProblem, type TokenDraft, type TokenProblem } from "./token-form";
 import { CountField, ExpiryField, GroupField, ModelLimitsField, QuotaField } from "./TokenFields";
 
 /** The drawer that creates tokens (no token given) or edits one. */
-export function TokenPanel({ token, onClose, onSaved }: { token?: Token; onClose: () => void; onSaved: () => void }) {
+export function TokenPanel({ token, onClose, onSaved }: { token?: TokenView; onClose: () => void; onSaved: () => void }) {
   useSignals();
   const { t } = useLingui();
   const creating = !token;

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
+import type { TokenView } from "../../../shared/views/token";
 import { idOfRow, ServerTable } from "../../components/table/ServerTable";
 import { useRowSelection, withSelection } from "../../components/table/row-selection";
 import { SearchForm } from "../../components/table/SearchForm";
@@ -7,14 +8,14 @@ import { useRowHandlers } from "../../components/table/use-row-handlers";
 import { useServerPage } from "../../components/table/use-server-page";
 import { copyText } from "../../state/clipboard";
 import { toast } from "../../state/toasts";
-import { revealKeys, tokenListUrl, type Token, type TokenFilter } from "./token-api";
+import { revealKeys, tokenListUrl, type TokenFilter } from "./token-api";
 import { useTokenColumns } from "./token-columns";
 import { TokenPanel } from "./TokenPanel";
 
 export default function TokensPage() {
   const { t } = useLingui();
   const [filter, setFilter] = useState<TokenFilter>({ keyword: "", token: "" });
-  const page = useServerPage<Token>((p, size) => tokenListUrl(filter, p, size));
+  const page = useServerPage<TokenView>((p, size) => tokenListUrl(filter, p, size));
   const selection = useRowSelection(page.rows, (token) => token.id);
   const { handlers, editing, setEditing } = useRowHandlers(page);
   const columns = withSelection(true, selection, useTokenColumns(handlers));

@@ -1,27 +1,5 @@
 import { api, query } from "../../api";
 
-/** A token as the list shows it: the key masked ("sk-abcd**********wxyz"); the reveal route gives it whole. */
-export interface Token {
-  id: number;
-  name: string;
-  key: string;
-  status: number;
-  created_time: number;
-  accessed_time: number;
-  /** -1 never. */
-  expired_time: number;
-  remain_quota: number;
-  unlimited_quota: boolean;
-  used_quota: number;
-  model_limits_enabled: boolean;
-  /** Comma list. */
-  model_limits: string;
-  /** One per line. */
-  allow_ips: string;
-  /** "" means the owner's group. */
-  group: string;
-}
-
 export const TokenStatus = { Enabled: 1, Disabled: 2, Expired: 3, Exhausted: 4 } as const;
 
 export interface TokenFilter {

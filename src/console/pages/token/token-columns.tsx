@@ -1,12 +1,13 @@
 import { useLingui } from "@lingui/react/macro";
 import { useMemo } from "react";
+import type { TokenView } from "../../../shared/views/token";
 import { columnsFor, type PagedColumns } from "../../components/table/paged-table";
 import { DateTime } from "../../date-time";
 import { showQuota } from "../../state/status";
-import { TokenStatus, type Token } from "./token-api";
+import { TokenStatus } from "./token-api";
 import { TokenActions, type TokenRowHandlers } from "./TokenActions";
 
-const column = columnsFor<Token>();
+const column = columnsFor<TokenView>();
 
 const STATUS_BADGE: Record<number, string> = {
   [TokenStatus.Enabled]: "badge-success",
@@ -15,10 +16,10 @@ const STATUS_BADGE: Record<number, string> = {
   [TokenStatus.Exhausted]: "badge-neutral",
 };
 
-export function useTokenColumns(handlers: TokenRowHandlers): PagedColumns<Token> {
+export function useTokenColumns(handlers: TokenRowHandlers): PagedColumns<TokenView> {
   const { t, i18n } = useLingui();
   return useMemo(() => {
-    const statusLabel = (token: Token) =>
+    const statusLabel = (token: TokenView) =>
       ({
         [TokenStatus.Enabled]: token.model_limits_enabled ? t`Enabled (model limits)` : t`Enabled`,
         [TokenStatus.Disabled]: t`Disabled`,

@@ -1,5 +1,5 @@
+import type { TokenView } from "../../../shared/views/token";
 import { formatDateTime, parseDateTime } from "../../date-time";
-import type { Token } from "./token-api";
 
 /** The token drawer's values as typed. */
 export interface TokenDraft {
@@ -29,7 +29,7 @@ export const newTokenDraft = (group: string): TokenDraft => ({
   model_limits: [], allow_ips: "", group, count: "1",
 });
 
-export const tokenDraftOf = (token: Token): TokenDraft => ({
+export const tokenDraftOf = (token: TokenView): TokenDraft => ({
   name: token.name,
   expiry: token.expired_time === -1 ? "" : formatDateTime(token.expired_time),
   remain_quota: String(token.remain_quota),

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useState, type FormEvent } from "react";
 import { PASSWORD_MIN } from "../../../shared/constants";
+import type { UserView } from "../../../shared/views/user";
 import { api } from "../../api";
 import { SelectField } from "../../components/form/SelectField";
 import { TextField } from "../../components/form/TextField";
@@ -8,13 +9,12 @@ import { changedKeys } from "../../diff";
 import { showQuota } from "../../state/status";
 import { toast } from "../../state/toasts";
 import { useApiData } from "../../use-api-data";
-import type { AdminUser } from "./admin-user";
 import { SubmitOrCancel } from "../../components/form/FormButtons";
 
 const EDITABLE = ["username", "display_name", "password", "group", "remark"] as const;
 type Editable = Record<(typeof EDITABLE)[number], string>;
 
-const editableOf = (user: AdminUser): Editable => ({
+const editableOf = (user: UserView): Editable => ({
   username: user.username,
   display_name: user.display_name,
   password: "",
@@ -25,7 +25,7 @@ const editableOf = (user: AdminUser): Editable => ({
 /** Edits one user: only changed fields are sent; the quota addition may be negative (quota = current + addition). */
 export function EditUserForm({ id, onSaved, onCancel }: { id: number; onSaved: () => void; onCancel: () => void }) {
   const { t } = useLingui();
-  const user = useApiData<AdminUser>(`/api/user/${id}`);
+  const user = useApiData<UserView>(`/api/user/${id}`);
   const groups = useApiData<string[]>("/api/group/");
   const [form, setForm] = useState<Editable | null>(null);
   const [addition, setAddition] = useState("0");

@@ -1,16 +1,17 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
+import type { UserView } from "../../../shared/views/user";
 import { api } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { toast } from "../../state/toasts";
-import { offeredActions, type AdminUser, type ManageAction } from "./admin-user";
+import { offeredActions, type ManageAction } from "./admin-user";
 import { useUserLabels } from "./use-user-labels";
 
 interface UserActionsProps {
-  user: AdminUser;
+  user: UserView;
   /** The row after an action: status and role from the reply, DeletedAt after delete. */
-  onChanged: (user: AdminUser) => void;
-  onEdit: (user: AdminUser) => void;
+  onChanged: (user: UserView) => void;
+  onEdit: (user: UserView) => void;
 }
 
 export function UserActions({ user, onChanged, onEdit }: UserActionsProps) {

@@ -1,11 +1,12 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useCallback, useState, type FormEvent } from "react";
 import { PAGE_SIZE_CHOICES } from "../../../shared/constants";
+import type { UserView } from "../../../shared/views/user";
 import { SidePanel } from "../../components/SidePanel";
 import { DataTable } from "../../components/table/DataTable";
 import { useServerPage } from "../../components/table/use-server-page";
 import { useApiData } from "../../use-api-data";
-import { userListUrl, type AdminUser } from "./admin-user";
+import { userListUrl } from "./admin-user";
 import { AddUserPanel } from "./AddUserPanel";
 import { EditUserForm } from "./EditUserForm";
 import { useUserColumns } from "./user-columns";
@@ -16,10 +17,10 @@ export default function UsersPage() {
   const [draft, setDraft] = useState({ keyword: "", group: "" });
   const [filter, setFilter] = useState(draft);
   const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<AdminUser | null>(null);
-  const page = useServerPage<AdminUser>((p, size) => userListUrl(filter.keyword, filter.group, p, size));
+  const [editing, setEditing] = useState<UserView | null>(null);
+  const page = useServerPage<UserView>((p, size) => userListUrl(filter.keyword, filter.group, p, size));
   const { patchRow } = page;
-  const onChanged = useCallback((user: AdminUser) => patchRow((row) => row.id === user.id, () => user), [patchRow]);
+  const onChanged = useCallback((user: UserView) => patchRow((row) => row.id === user.id, () => user), [patchRow]);
   const columns = useUserColumns(onChanged, setEditing);
 
   const search = (e: FormEvent) => {

@@ -1,29 +1,11 @@
-/** A user as the admin routes return it. */
-export interface AdminUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  remark: string;
-  github_id: string;
-  wechat_id: string;
-  telegram_id: string;
-  linux_do_id: string;
-  DeletedAt: number | null;
-}
+import type { UserView } from "../../../shared/views/user";
 
 export type ManageAction = "promote" | "demote" | "enable" | "disable" | "delete";
 
-export const isDeleted = (user: Pick<AdminUser, "DeletedAt">) => Boolean(user.DeletedAt);
+export const isDeleted = (user: Pick<UserView, "DeletedAt">) => Boolean(user.DeletedAt);
 
 /** The spec's availability: nothing for a deleted user; disable when active, enable otherwise but never at status 3. */
-export function offeredActions(user: AdminUser): ManageAction[] {
+export function offeredActions(user: UserView): ManageAction[] {
   if (isDeleted(user)) return [];
   const actions: ManageAction[] = ["promote", "demote"];
   if (user.status === 1) actions.push("disable");

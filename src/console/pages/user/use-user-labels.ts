@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { Role, UserStatus } from "../../../shared/constants";
-import type { AdminUser, ManageAction } from "./admin-user";
+import type { UserView } from "../../../shared/views/user";
+import type { ManageAction } from "./admin-user";
 
 export function useUserLabels() {
   const { t } = useLingui();
@@ -11,7 +12,7 @@ export function useUserLabels() {
       if (role === Role.Root) return t`Super administrator`;
       return t`Unknown role`;
     },
-    status(user: Pick<AdminUser, "status" | "DeletedAt">): string {
+    status(user: Pick<UserView, "status" | "DeletedAt">): string {
       if (user.DeletedAt) return t`Deleted`;
       if (user.status === UserStatus.Enabled) return t`Active`;
       if (user.status === UserStatus.Disabled) return t`Banned`;

@@ -1,14 +1,14 @@
 import { useLingui } from "@lingui/react/macro";
 import { useMemo } from "react";
+import type { UserView } from "../../../shared/views/user";
 import { columnsFor, type PagedColumns } from "../../components/table/paged-table";
 import { showQuota } from "../../state/status";
-import type { AdminUser } from "./admin-user";
 import { UserActions } from "./UserActions";
 import { useUserLabels } from "./use-user-labels";
 
-const column = columnsFor<AdminUser>();
+const column = columnsFor<UserView>();
 
-export function useUserColumns(onChanged: (user: AdminUser) => void, onEdit: (user: AdminUser) => void): PagedColumns<AdminUser> {
+export function useUserColumns(onChanged: (user: UserView) => void, onEdit: (user: UserView) => void): PagedColumns<UserView> {
   const { t, i18n } = useLingui();
   const labels = useUserLabels();
   return useMemo(
