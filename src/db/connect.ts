@@ -66,7 +66,7 @@ function openSqlite(path: string): SqliteDatabase {
   db.run("PRAGMA synchronous = NORMAL");
   db.run("PRAGMA foreign_keys = ON");
   db.run("PRAGMA busy_timeout = 5000");
-  db.run("PRAGMA cache_size = -65536");
+  db.run("PRAGMA cache_size = -8192");
   return db;
 }
 

@@ -1,22 +1,22 @@
 import type { CompiledQuery, Kysely } from "kysely";
+import type { Exec } from "./exec";
 import type { Tables } from "./schema";
 
-const compiled = new WeakMap<object, Map<string, CompiledQuery>>();
+const compiled = new Map<string, CompiledQuery>();
 
 /**
- * Runs a hot query compiled once per connection: `build` makes it with placeholder values, and each call
- * binds its own. Only for queries whose SQL text never depends on the values.
+ * Runs a hot query compiled once per dialect (not per connection or transaction): `build` makes it with
+ * placeholder values, and each call binds its own. Only for queries whose SQL text never depends on the values.
  */
 export async function runPrepared<R>(
-  k: Kysely<Tables>,
+  db: Exec,
   name: string,
   build: (k: Kysely<Tables>) => { compile(): CompiledQuery },
   parameters: unknown[],
 ): Promise<R[]> {
-  let byName = compiled.get(k);
-  if (!byName) compiled.set(k, (byName = new Map()));
-  let query = byName.get(name);
-  if (!query) byName.set(name, (query = build(k).compile()));
-  const result = await k.executeQuery<R>({ ...query, parameters });
+  const key = `${db.dialect}:${name}`;
+  let query = compiled.get(key);
+  if (!query) compiled.set(key, (query = build(db.k).compile()));
+  const result = await db.k.executeQuery<R>({ ...query, parameters });
   return result.rows;
 }

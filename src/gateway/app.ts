@@ -6,7 +6,7 @@ import { VERSION } from "../shared/version";
 import { apiRoutes } from "./api";
 import { consoleAssets } from "./console-assets";
 import { failure, json } from "./http/envelope";
-import { relayRoutes } from "./relay";
+import { relayRoutes, relayServeRoutes } from "./relay";
 
 const OPEN_BEFORE_SETUP = new Set(["/api/status", "/api/setup"]);
 export const NOT_INITIALIZED = "the system is not initialized yet, please create the root account at /setup first";
@@ -22,7 +22,7 @@ function pathOf(request: Request): string {
 /** Builds the HTTP application: the management API, the relay and the embedded console. */
 export function createApp(ctx: ServiceContext) {
   watchSetup(ctx);
-  return new Elysia({ serve: { maxRequestBodySize: ctx.config.maxBodyBytes } })
+  return new Elysia({ serve: { maxRequestBodySize: ctx.config.maxBodyBytes, routes: relayServeRoutes(ctx) } })
     .headers({ "x-tollgate-version": VERSION, "cache-control": "no-store" })
     .onRequest(({ request }) => {
       if (knownSetUp(ctx)) return;

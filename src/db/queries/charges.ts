@@ -1,4 +1,5 @@
 import type { Exec } from "../exec";
+import { runPrepared } from "../prepared";
 import type { NewLogRow } from "../schema";
 
 /** Per-row deltas of a batch of settled calls. */
@@ -9,38 +10,50 @@ export interface ChargeTotals {
   logs: NewLogRow[];
 }
 
+/** Rows per multi-row INSERT on the networked databases (SQLite inserts one prepared row at a time). */
 const LOG_CHUNK = 200;
 
-/** Writes a batch of settled calls: balance deltas and log rows, in the caller's transaction. */
+/** Every column a log row may carry, with the value a row without it stores (the table's defaults). */
+const LOG_DEFAULTS: Required<Omit<NewLogRow, "id">> = {
+  user_id: 0, created_at: 0, type: 0, content: "", username: "", token_name: "", model_name: "", quota: 0,
+  prompt_tokens: 0, completion_tokens: 0, use_time: 0, is_stream: 0, channel_id: 0, token_id: 0, group: "",
+  ip: "", request_id: "", other: "",
+};
+const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as (keyof typeof LOG_DEFAULTS)[];
+const logValues = (row: NewLogRow) => LOG_COLUMNS.map((column) => row[column] ?? LOG_DEFAULTS[column]);
+
+async function insertLogs(db: Exec, logs: NewLogRow[]): Promise<void> {
+  if (db.dialect === "sqlite") {
+    for (const row of logs) await runPrepared(db, "insert-log", (k) => k.insertInto("logs").values(LOG_DEFAULTS), logValues(row));
+    return;
+  }
+  for (let i = 0; i < logs.length; i += LOG_CHUNK) {
+    await db.k.insertInto("logs").values(logs.slice(i, i + LOG_CHUNK)).execute();
+  }
+}
+
+/**
+ * Writes a batch of settled calls: balance deltas and log rows, in the caller's transaction. The statements
+ * are compiled once; their parameters are the deltas in column order, then the row's id.
+ */
 export async function writeChargeTotals(db: Exec, totals: ChargeTotals): Promise<void> {
   for (const [id, d] of totals.users) {
-    await db.k
-      .updateTable("users")
-      .set((eb) => ({
-        quota: eb("quota", "+", d.quota),
-        used_quota: eb("used_quota", "+", d.used),
-        request_count: eb("request_count", "+", d.requests),
-      }))
-      .where("id", "=", id)
-      .execute();
+    await runPrepared(db, "charge-user", (k) =>
+      k.updateTable("users")
+        .set((eb) => ({ quota: eb("quota", "+", 0), used_quota: eb("used_quota", "+", 0), request_count: eb("request_count", "+", 0) }))
+        .where("id", "=", 0), [d.quota, d.used, d.requests, id]);
   }
   for (const [id, d] of totals.tokens) {
-    await db.k
-      .updateTable("tokens")
-      .set((eb) => ({ remain_quota: eb("remain_quota", "+", d.remain), used_quota: eb("used_quota", "+", d.used) }))
-      .where("id", "=", id)
-      .execute();
+    await runPrepared(db, "charge-token", (k) =>
+      k.updateTable("tokens")
+        .set((eb) => ({ remain_quota: eb("remain_quota", "+", 0), used_quota: eb("used_quota", "+", 0) }))
+        .where("id", "=", 0), [d.remain, d.used, id]);
   }
   for (const [id, used] of totals.channels) {
-    await db.k
-      .updateTable("channels")
-      .set((eb) => ({ used_quota: eb("used_quota", "+", used) }))
-      .where("id", "=", id)
-      .execute();
+    await runPrepared(db, "charge-channel", (k) =>
+      k.updateTable("channels").set((eb) => ({ used_quota: eb("used_quota", "+", 0) })).where("id", "=", 0), [used, id]);
   }
-  for (let i = 0; i < totals.logs.length; i += LOG_CHUNK) {
-    await db.k.insertInto("logs").values(totals.logs.slice(i, i + LOG_CHUNK)).execute();
-  }
+  await insertLogs(db, totals.logs);
 }
 
 export async function readUserQuota(db: Exec, id: number): Promise<number | undefined> {

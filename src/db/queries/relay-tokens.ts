@@ -5,7 +5,7 @@ import type { TokenRow } from "../schema";
 /** The live (not deleted) token with this key hash. */
 export async function findLiveTokenByHash(db: Exec, hash: string): Promise<TokenRow | undefined> {
   const build = (k: Exec["k"]) => k.selectFrom("tokens").selectAll().where("key_hash", "=", "").where("deleted_at", "is", null);
-  const rows = await runPrepared<TokenRow>(db.k, "token-by-hash", build, [hash]);
+  const rows = await runPrepared<TokenRow>(db, "token-by-hash", build, [hash]);
   return rows[0];
 }
 

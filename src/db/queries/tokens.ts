@@ -18,7 +18,7 @@ export function findOwnToken(db: Exec, userId: number, id: number): Promise<Toke
 export async function findLiveTokenByHash(db: Exec, keyHash: string): Promise<TokenRow | undefined> {
   const build = (k: Exec["k"]) =>
     k.selectFrom("tokens").selectAll().where("key_hash", "=", "").where("deleted_at", "is", null);
-  const rows = await runPrepared<TokenRow>(db.k, "token-by-key-hash", build, [keyHash]);
+  const rows = await runPrepared<TokenRow>(db, "token-by-key-hash", build, [keyHash]);
   return rows[0];
 }
 

@@ -6,7 +6,7 @@ import type { NewUserRow, UserPatch, UserRow } from "../schema";
 
 export async function findUserById(db: Exec, id: number): Promise<UserRow | undefined> {
   const build = (k: Exec["k"]) => k.selectFrom("users").selectAll().where("id", "=", 0);
-  const rows = await runPrepared<UserRow>(db.k, "user-by-id", build, [id]);
+  const rows = await runPrepared<UserRow>(db, "user-by-id", build, [id]);
   return rows[0];
 }
 

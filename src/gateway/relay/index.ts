@@ -17,11 +17,12 @@ type Server = Parameters<typeof clientIp>[1];
 const jsonReply = (body: unknown, requestId: string) =>
   new Response(JSON.stringify(body), { headers: { "content-type": "application/json", "x-tollgate-request-id": requestId } });
 
-/** The OpenAI-compatible relay: /v1/*, the playground's /pg/chat/completions and /dashboard/billing/*. */
-export function relayRoutes(ctx: ServiceContext) {
-  const limit = ctx.config.maxBodyBytes;
+type RelayCall = (request: Request, server: Server, path: string, endpoint: Endpoint, caller?: RelayCaller) => Promise<Response>;
 
-  const call = async (request: Request, server: Server, path: string, endpoint: Endpoint, caller?: RelayCaller) => {
+/** One relayed call, from the raw request to the reply; every failure becomes an OpenAI-shaped error reply. */
+function relayCall(ctx: ServiceContext): RelayCall {
+  const limit = ctx.config.maxBodyBytes;
+  return async (request, server, path, endpoint, caller) => {
     const requestId = newRequestId();
     const startedAt = Date.now();
     try {
@@ -33,7 +34,23 @@ export function relayRoutes(ctx: ServiceContext) {
       return relayErrorResponse(error, requestId);
     }
   };
+}
 
+/**
+ * The relayed POST endpoints as routes of Bun's own router, handed to Bun.serve beside the application:
+ * the hot path skips the framework's per-request work. The same endpoints stay on the application (for
+ * requests that reach it another way) and behave the same there.
+ */
+export function relayServeRoutes(ctx: ServiceContext) {
+  const call = relayCall(ctx);
+  return Object.fromEntries(
+    Object.entries(ENDPOINTS).map(([path, endpoint]) => [path, { POST: (request: Request, server: Server) => call(request, server, path, endpoint) }]),
+  );
+}
+
+/** The OpenAI-compatible relay: /v1/*, the playground's /pg/chat/completions and /dashboard/billing/*. */
+export function relayRoutes(ctx: ServiceContext) {
+  const call = relayCall(ctx);
   const withKey = (request: Request, server: Server, work: (caller: RelayCaller, requestId: string) => unknown) => {
     const requestId = newRequestId();
     return authenticateRelayKey(ctx, request.headers.get("authorization"), clientIp(request, server, ctx.config.trustProxy))
