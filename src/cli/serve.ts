@@ -1,3 +1,4 @@
+import { checkpointInBackground } from "../db/checkpointer";
 import { createApp } from "../gateway/app";
 import { relayProbe } from "../gateway/relay/probe";
 import { scheduleRetests } from "../service/relay/channel-tests";
@@ -17,6 +18,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const config = loadConfig();
   if (options.port !== undefined) config.port = options.port;
   const ctx = await openServiceContext(config);
+  const checkpoints = await checkpointInBackground(ctx.db);
   const root = await bootstrapRoot(ctx);
   const app = createApp(ctx).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
   const stopRetests = scheduleRetests(ctx, relayProbe(ctx));
@@ -33,6 +35,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     console.log(`${signal} received, stopping…`);
     stopRetests();
     await app.stop();
+    await checkpoints.stop();
     await ctx.close();
     process.exit(0);
   };

@@ -147,12 +147,15 @@ export function relayStream(options: StreamOptions): ReadableStream<Uint8Array> 
     finish("client_gone");
   };
 
+  // A direct stream (Bun's): one pull writes the whole relay, each chunk straight to the socket.
   return new ReadableStream<Uint8Array>({
-    async pull(controller) {
+    type: "direct",
+    async pull(controller: DirectController) {
       /** Hands bytes to the client; false when the client has gone (then the upstream is drained instead). */
-      const send = (bytes: Uint8Array): boolean => {
+      const send = async (bytes: Uint8Array | string): Promise<boolean> => {
         try {
-          controller.enqueue(bytes);
+          controller.write(bytes);
+          controller.flush();
           return true;
         } catch {
           void drain();
@@ -163,8 +166,8 @@ export function relayStream(options: StreamOptions): ReadableStream<Uint8Array> 
         for (;;) {
           const result = await nextRead(options.idleTimeoutMs);
           if (result === PING_DUE) {
-            send(PING);
-            return;
+            if (!(await send(PING))) return;
+            continue;
           }
           if (result === TIMEOUT) {
             closeQuietly(controller);
@@ -173,17 +176,16 @@ export function relayStream(options: StreamOptions): ReadableStream<Uint8Array> 
           pendingRead = null;
           if (result.done) {
             const { out } = take(splitter.rest());
-            if (out) send(encoder.encode(out));
+            if (out) await send(out);
             closeQuietly(controller);
             return finish("eof");
           }
           const { out, done } = take(splitter.push(result.value));
-          if (out && !send(encoder.encode(out))) return;
+          if (out && !(await send(out))) return;
           if (done) {
             closeQuietly(controller);
             return finish("done");
           }
-          if (out) return;
         }
       } catch {
         closeQuietly(controller);
@@ -193,10 +195,17 @@ export function relayStream(options: StreamOptions): ReadableStream<Uint8Array> 
     cancel() {
       void drain();
     },
-  });
+  } as unknown as UnderlyingDefaultSource<Uint8Array>);
 }
 
-function closeQuietly(controller: ReadableStreamDefaultController<Uint8Array>): void {
+/** The controller of a direct stream: writes go to the response as they are made. */
+interface DirectController {
+  write(chunk: Uint8Array | string): number | Promise<number>;
+  flush(): number | Promise<number>;
+  close(): void;
+}
+
+function closeQuietly(controller: DirectController): void {
   try {
     controller.close();
   } catch {}
