@@ -47,6 +47,15 @@ describe.each(DIALECTS)("relay with the openai SDK on %s", (dialect) => {
     expect(log.quota).toBe(expectedQuota({ prompt: DEFAULT_PROMPT_TOKENS, completion: WORDS, ratio: 2, completionRatio: 3 }));
   });
 
+  test("every reply names its request id (UTC time to the second, then 12 letters or digits), and its log row keeps it", async () => {
+    const { response } = await r.openai().chat.completions.create({ model: "test-chat", messages: [{ role: "user", content: "hi" }] }).withResponse();
+    const id = response.headers.get("x-tollgate-request-id")!;
+    expect(id).toMatch(/^\d{14}[0-9A-Za-z]{12}$/);
+    const [, y, mo, d, h, mi, sec] = id.match(/^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)/)!;
+    expect(Math.abs(Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +sec!) - Date.now())).toBeLessThan(60_000);
+    expect((await r.consumeLogs()).at(-1).request_id).toBe(id);
+  });
+
   test("a stream keeps the usage chunk when the client asked for it", async () => {
     const stream = await r.openai().chat.completions.create({
       model: "test-chat",

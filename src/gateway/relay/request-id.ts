@@ -1,8 +1,14 @@
 import { randomAlphanumeric } from "../../service/crypto";
 
-/** A request id: UTC time to the second, then 12 random characters. */
+let stampSecond = -1;
+let stamp = "";
+
+/** A request id: UTC time to the second (formatted once a second), then 12 random characters. */
 export function newRequestId(): string {
-  const now = new Date();
-  const stamp = now.toISOString().replace(/[-:T]/g, "").slice(0, 14);
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== stampSecond) {
+    stampSecond = second;
+    stamp = new Date(second * 1000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+  }
   return stamp + randomAlphanumeric(12);
 }
