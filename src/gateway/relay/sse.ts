@@ -7,11 +7,13 @@ export class SseSplitter {
     this.buffer += this.decoder.decode(chunk, { stream: true });
     if (this.buffer.includes("\r")) this.buffer = this.buffer.replace(/\r\n?/g, "\n");
     const events: string[] = [];
+    let start = 0;
     let end: number;
-    while ((end = this.buffer.indexOf("\n\n")) !== -1) {
-      events.push(this.buffer.slice(0, end));
-      this.buffer = this.buffer.slice(end + 2);
+    while ((end = this.buffer.indexOf("\n\n", start)) !== -1) {
+      events.push(this.buffer.slice(start, end));
+      start = end + 2;
     }
+    if (start > 0) this.buffer = this.buffer.slice(start);
     return events;
   }
 
