@@ -181,7 +181,7 @@ describe("channel list", () => {
     await weight.press("Enter");
     await storedUntil(id, (c) => c.weight === 0);
     expect(await weight.inputValue()).toBe("0");
-    await ui.page.unroute("**/api/channel/");
+    await ui.page.unrouteAll({ behavior: "wait" });
   });
 
   test("row actions: test (default and a model from the menu) colours the response time; disable, enable, copy, delete", async () => {
