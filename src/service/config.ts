@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 export interface Config {
   port: number;
@@ -20,6 +21,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** How often settled charges and log rows are written, in one transaction. */
   billingFlushMs: number;
+  /** Where settled charges are journaled until written (empty: no journal, for an in-memory database). */
+  billingJournalDir: string;
   /** Longest quiet gap between two chunks of an upstream stream. */
   streamingTimeoutMs: number;
   /** Upstream request timeout (to the response headers); 0 means none. */
@@ -50,9 +53,10 @@ function int(value: string | undefined, fallback: number, name: string): number 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const sessionSecret = env.SESSION_SECRET ?? "";
   if (sessionSecret === "random_string") throw new Error("SESSION_SECRET must not be the placeholder 'random_string'");
+  const sqlitePath = env.SQLITE_PATH || "data/tollgate.db";
   return {
     port: int(env.PORT, 3000, "PORT"),
-    sqlitePath: env.SQLITE_PATH || "data/tollgate.db",
+    sqlitePath,
     sqlDsn: env.SQL_DSN ?? "",
     redisUrl: env.REDIS_CONN_STRING ?? "",
     sessionSecret,
@@ -64,6 +68,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     sessionTtlSeconds: int(env.SESSION_TTL_SECONDS, 2592000, "SESSION_TTL_SECONDS"),
     billingFlushMs: int(env.BILLING_FLUSH_MS, 50, "BILLING_FLUSH_MS") || 50,
+    billingJournalDir: env.BILLING_JOURNAL_DIR || (sqlitePath === ":memory:" ? "" : join(dirname(sqlitePath), "billing-journal")),
     streamingTimeoutMs: int(env.STREAMING_TIMEOUT, 300, "STREAMING_TIMEOUT") * 1000,
     relayTimeoutMs: int(env.RELAY_TIMEOUT, 0, "RELAY_TIMEOUT") * 1000,
     streamPingSeconds: int(env.STREAM_PING_SECONDS, 0, "STREAM_PING_SECONDS"),

@@ -58,8 +58,11 @@ export async function openServiceContext(config: Config, db: Db = connect({ dsn:
   const criticalLimiter: RateLimiter = config.redisUrl
     ? new RedisRateLimiter(config.redisUrl, limit, window)
     : new MemoryRateLimiter(limit, window);
-  const relay = openRelayState(db, changes, config);
+  const databaseId = await insertIfAbsent(db, "internals", "database_id", randomAlphanumeric(16));
+  const relay = openRelayState(db, changes, config, databaseId);
   await relay.ready;
+  const recovered = await relay.book.recover();
+  if (recovered > 0) console.log(`[billing] wrote ${recovered} charges an earlier process had settled but not yet written`);
   const ctx: ServiceContext = {
     config,
     db,

@@ -1,62 +1,117 @@
-import { describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { spawn } from "bun";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, type Subprocess } from "bun";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { ApiClient } from "../support/client";
-import { startFakeUpstream } from "../support/fake-upstream";
+import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
 
 const ROOT = join(import.meta.dir, "../..");
+const CALLS = 20;
 
-async function waitUp(url: string) {
+let dir: string;
+let fake: FakeUpstream;
+let servers: Subprocess[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "tollgate-stop-"));
+  fake = startFakeUpstream();
+});
+afterEach(async () => {
+  for (const server of servers) server.kill("SIGKILL");
+  servers = [];
+  await fake.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const dbPath = () => join(dir, "t.db");
+
+/** A real `serve` process on the test's SQLite file; charges are flushed only at stop (BILLING_FLUSH_MS is 10 min). */
+async function startServer(): Promise<{ url: string; process: Subprocess }> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn({
+    cmd: ["bun", join(ROOT, "src/main.ts"), "serve"],
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: dbPath(), INITIAL_ROOT_PASSWORD: "root-pass-1234", BILLING_FLUSH_MS: "600000" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  servers.push(server);
   for (let i = 0; i < 200; i++) {
     try {
-      if ((await fetch(`${url}/api/status`)).ok) return;
+      if ((await fetch(`${url}/api/status`)).ok) return { url, process: server };
     } catch {}
     await Bun.sleep(25);
   }
   throw new Error("server did not start");
 }
 
-describe("graceful stop", () => {
+const chat = (client: OpenAI, n: number) =>
+  Promise.all(Array.from({ length: n }, () => client.chat.completions.create({ model: "stop-model", messages: [{ role: "user", content: "hi" }] })));
+
+/** Prices a model, adds a channel to the fake and makes CALLS concurrent chat calls with a new token. */
+async function makeCalls(url: string): Promise<{ client: OpenAI; key: string }> {
+  const root = new ApiClient(url);
+  await root.login("root", "root-pass-1234");
+  await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "stop-model": 1 }) });
+  await root.post("/api/channel/", { type: 1, name: "fake", key: "sk-x", base_url: fake.url, models: "stop-model", group: "default" });
+  const key = (await root.post("/api/token/", { name: "k", unlimited_quota: true })).body.data.keys[0];
+  const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
+  await chat(client, CALLS);
+  return { client, key };
+}
+
+/** What the database holds: consume rows, their quota, and root's counters. */
+function stored() {
+  const db = new Database(dbPath(), { readonly: true });
+  const logs = db.query("SELECT count(*) AS n, coalesce(sum(quota), 0) AS q FROM logs WHERE type = 2").get() as { n: number; q: number };
+  const root = db.query("SELECT quota, used_quota, request_count FROM users WHERE username = 'root'").get() as { quota: number; used_quota: number; request_count: number };
+  db.close();
+  return { logs, root };
+}
+
+const journals = () => readdirSync(join(dir, "billing-journal")).filter((name) => name.endsWith(".jnl"));
+
+describe("stopping the gateway loses no charge", () => {
   test("SIGTERM writes every pending charge and log row before the process exits", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "tollgate-stop-"));
-    const fake = startFakeUpstream();
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const url = `http://127.0.0.1:${port}`;
-    const dbPath = join(dir, "t.db");
-    const server = spawn({
-      cmd: ["bun", join(ROOT, "src/main.ts"), "serve"],
-      cwd: dir,
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: dbPath, INITIAL_ROOT_PASSWORD: "root-pass-1234", BILLING_FLUSH_MS: "600000" },
-      stdout: "ignore",
-      stderr: "inherit",
-    });
-    try {
-      await waitUp(url);
-      const root = new ApiClient(url);
-      await root.login("root", "root-pass-1234");
-      await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "stop-model": 1 }) });
-      await root.post("/api/channel/", { type: 1, name: "fake", key: "sk-x", base_url: fake.url, models: "stop-model", group: "default" });
-      const key = (await root.post("/api/token/", { name: "k", unlimited_quota: true })).body.data.keys[0];
-      const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
-      const calls = 20;
-      await Promise.all(Array.from({ length: calls }, () => client.chat.completions.create({ model: "stop-model", messages: [{ role: "user", content: "hi" }] })));
-      server.kill("SIGTERM");
-      expect(await server.exited).toBe(0);
-      const db = new Database(dbPath, { readonly: true });
-      const logs = db.query("SELECT count(*) AS n, sum(quota) AS q FROM logs WHERE type = 2").get() as { n: number; q: number };
-      const rootRow = db.query("SELECT used_quota, request_count FROM users WHERE username = 'root'").get() as { used_quota: number; request_count: number };
-      db.close();
-      expect(logs.n).toBe(calls);
-      expect(rootRow.request_count).toBe(calls);
-      expect(rootRow.used_quota).toBe(logs.q);
-    } finally {
-      server.kill();
-      await fake.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const server = await startServer();
+    await makeCalls(server.url);
+    server.process.kill("SIGTERM");
+    expect(await server.process.exited).toBe(0);
+    const { logs, root } = stored();
+    expect(logs.n).toBe(CALLS);
+    expect(root.request_count).toBe(CALLS);
+    expect(root.used_quota).toBe(logs.q);
+    expect(journals()).toEqual([]);
+  }, 30_000);
+
+  test("after a kill -9 the next start writes the settled charges from the journal, once", async () => {
+    const first = await startServer();
+    const { client, key } = await makeCalls(first.url);
+    // The billing usage route writes what is queued: these calls reach the database before the kill.
+    await fetch(`${first.url}/dashboard/billing/usage`, { headers: { authorization: `Bearer ${key}` } });
+    const flushed = stored();
+    expect(flushed.logs.n).toBe(CALLS);
+    await chat(client, 5);
+    first.process.kill("SIGKILL");
+    await first.process.exited;
+    expect(stored().logs.n).toBe(CALLS);
+    expect(journals()).toHaveLength(1);
+
+    const second = await startServer();
+    const { logs, root } = stored();
+    expect(logs.n).toBe(CALLS + 5);
+    expect(root.request_count).toBe(CALLS + 5);
+    expect(root.used_quota).toBe(logs.q);
+    expect(flushed.root.quota - root.quota).toBe(logs.q - flushed.logs.q);
+    expect(journals()).toEqual([]);
+
+    second.process.kill("SIGKILL");
+    await second.process.exited;
+    await startServer();
+    expect(stored().logs.n).toBe(CALLS + 5);
+    expect(stored().root.request_count).toBe(CALLS + 5);
   }, 30_000);
 });

@@ -8,7 +8,7 @@ export async function readAll(db: Db, table: KeyValueTable): Promise<Map<string,
   return new Map(rows.map((r) => [r.key, r.value]));
 }
 
-export async function readOne(db: Db, table: KeyValueTable, key: string): Promise<string | undefined> {
+export async function readOne(db: Exec, table: KeyValueTable, key: string): Promise<string | undefined> {
   const row = await db.k.selectFrom(table).select("value").where("key", "=", key).executeTakeFirst();
   return row?.value;
 }
@@ -29,4 +29,8 @@ export async function insertIfAbsent(db: Db, table: KeyValueTable, key: string, 
   if (db.dialect === "mysql") await insert.ignore().execute();
   else await insert.onConflict((oc) => oc.column("key").doNothing()).execute();
   return (await readOne(db, table, key)) ?? value;
+}
+
+export async function removeKey(db: Exec, table: KeyValueTable, key: string): Promise<void> {
+  await db.k.deleteFrom(table).where("key", "=", key).execute();
 }

@@ -1,9 +1,11 @@
 import { inTransaction, type Exec } from "../../db/exec";
 import { readTokenRemain, readUserQuota, writeChargeTotals } from "../../db/queries/charges";
+import { readOne, removeKey, upsert } from "../../db/queries/key-value";
 import type { NewLogRow } from "../../db/schema";
 import type { ChangeBus } from "../changes";
 import { Account } from "./accounts";
 import { totalCharges, type Charge } from "./charges";
+import { ChargeJournal, journalKey, orphanJournals } from "./journal";
 import { SerialQueue } from "./serial";
 
 export class InsufficientQuotaError extends Error {
@@ -15,6 +17,15 @@ export class InsufficientQuotaError extends Error {
     super(`${who} quota is not enough: ${available} available, ${needed} needed`);
   }
 }
+
+/** Where the book journals settled charges until they are written: a folder, and the database they belong to. */
+export interface JournalPlace {
+  dir: string;
+  databaseId: string;
+}
+
+/** A journal file grows to about this size, then the next charges go to a new one and it is removed once written. */
+const JOURNAL_ROTATE_BYTES = 16 * 1024 * 1024;
 
 export interface Reservation {
   readonly userId: number;
@@ -28,7 +39,8 @@ export interface Reservation {
  * Balances held in memory so a relayed call never waits on the database: reserve before the upstream call,
  * settle (or release) after it, and a writer flushes settled charges with their log rows in one transaction
  * every `flushMs`. Reloads of changed balances run in the same serial queue as flushes, so a value read
- * from the database is never counted twice.
+ * from the database is never counted twice. With a journal place, each settled charge is also appended to a
+ * journal file at once, so a process that dies between flushes loses nothing: the next start replays it.
  */
 export class BalanceBook {
   private readonly users = new Map<number, Account>();
@@ -37,11 +49,14 @@ export class BalanceBook {
   private readonly serial = new SerialQueue();
   private readonly timer: Timer;
   private readonly unsubscribe: (() => void)[];
+  /** Open journal files, the one written now last; earlier ones go once the database has all of them. */
+  private readonly journals: ChargeJournal[] = [];
 
   constructor(
     private readonly db: Exec,
     changes: ChangeBus,
     private readonly flushMs = 50,
+    private readonly journalPlace?: JournalPlace,
   ) {
     this.timer = setInterval(() => void this.flush().catch(() => {}), flushMs);
     this.timer.unref();
@@ -111,7 +126,7 @@ export class BalanceBook {
     this.release(reservation);
     this.users.get(reservation.userId)!.pending -= charge.quota;
     if (!reservation.tokenUnlimited) this.tokens.get(reservation.tokenId)!.pending -= charge.quota;
-    this.queue.push({
+    this.enqueue({
       userId: reservation.userId,
       tokenId: reservation.tokenId,
       tokenUnlimited: reservation.tokenUnlimited,
@@ -124,7 +139,15 @@ export class BalanceBook {
 
   /** Queues a log row that moves no money (errors, channel tests). */
   record(log: NewLogRow): void {
-    this.queue.push({ userId: log.user_id, tokenId: 0, tokenUnlimited: true, channelId: 0, quota: 0, debit: false, log });
+    this.enqueue({ userId: log.user_id, tokenId: 0, tokenUnlimited: true, channelId: 0, quota: 0, debit: false, log });
+  }
+
+  private enqueue(charge: Charge): void {
+    if (this.journalPlace) {
+      if (this.journals.length === 0) this.journals.push(new ChargeJournal(this.journalPlace.dir, this.journalPlace.databaseId));
+      this.journals.at(-1)!.append(charge);
+    }
+    this.queue.push(charge);
   }
 
   /** What a user can still spend, as the relay sees it (for the billing endpoints and tests). */
@@ -138,9 +161,13 @@ export class BalanceBook {
       if (this.queue.length === 0) return;
       const batch = this.queue;
       this.queue = [];
+      const marks = this.journals.map((journal) => ({ journal, bytes: journal.bytes }));
       const totals = totalCharges(batch);
       try {
-        await inTransaction(this.db, (tx) => writeChargeTotals(tx, totals));
+        await inTransaction(this.db, async (tx) => {
+          await writeChargeTotals(tx, totals);
+          for (const { journal, bytes } of marks) await upsert(tx, "internals", journalKey(journal.name), String(bytes));
+        });
       } catch (error) {
         this.queue = batch.concat(this.queue);
         console.error("[billing] flush failed, will retry:", error instanceof Error ? error.message : error);
@@ -148,7 +175,51 @@ export class BalanceBook {
       }
       for (const [id, d] of totals.users) this.moveToCommitted(this.users.get(id), d.quota);
       for (const [id, d] of totals.tokens) this.moveToCommitted(this.tokens.get(id), d.remain);
+      await this.retireJournals(marks);
     });
+  }
+
+  /** Removes journal files the database now holds entirely (all but the current one); rotates a large current one. */
+  private async retireJournals(marks: { journal: ChargeJournal; bytes: number }[]): Promise<void> {
+    const current = this.journals.at(-1);
+    for (const { journal, bytes } of marks) {
+      if (journal === current || journal.bytes !== bytes) continue;
+      journal.close(true);
+      this.journals.splice(this.journals.indexOf(journal), 1);
+      await removeKey(this.db, "internals", journalKey(journal.name)).catch(() => {});
+    }
+    if (current && current.bytes > JOURNAL_ROTATE_BYTES) {
+      this.journals.push(new ChargeJournal(this.journalPlace!.dir, this.journalPlace!.databaseId));
+    }
+  }
+
+  /**
+   * Writes the charges of journals left by a process that died before writing them (the part after what the
+   * database records), each journal in one transaction with the removal of its record. Answers how many.
+   */
+  async recover(): Promise<number> {
+    if (!this.journalPlace) return 0;
+    let recovered = 0;
+    for (const orphan of orphanJournals(this.journalPlace.dir, this.journalPlace.databaseId)) {
+      const key = journalKey(orphan.name);
+      try {
+        const charges = orphan.charges(Number((await readOne(this.db, "internals", key)) ?? 0));
+        const totals = totalCharges(charges);
+        await this.serial.run(() =>
+          inTransaction(this.db, async (tx) => {
+            await writeChargeTotals(tx, totals);
+            await removeKey(tx, "internals", key);
+          }),
+        );
+        orphan.remove();
+        recovered += charges.length;
+      } catch (error) {
+        orphan.release();
+        console.error(`[billing] could not recover journal ${orphan.name}, will retry at the next start:`, error instanceof Error ? error.message : error);
+      }
+    }
+    for (const account of [...this.users.values(), ...this.tokens.values()]) account.stale = true;
+    return recovered;
   }
 
   private moveToCommitted(account: Account | undefined, delta: number): void {
@@ -163,6 +234,11 @@ export class BalanceBook {
     for (const off of this.unsubscribe) off();
     for (let attempt = 0; attempt < 5 && this.queue.length > 0; attempt++) {
       await this.flush().catch(() => Bun.sleep(100));
+    }
+    const written = this.queue.length === 0;
+    for (const journal of this.journals.splice(0)) {
+      journal.close(written);
+      if (written) await removeKey(this.db, "internals", journalKey(journal.name)).catch(() => {});
     }
   }
 }

@@ -18,10 +18,12 @@ export interface RelayState {
   close(): Promise<void>;
 }
 
-export function openRelayState(db: Exec, changes: ChangeBus, config: Config): RelayState {
+/** `databaseId` names the database in the billing journal, so a journal is only ever replayed into its own. */
+export function openRelayState(db: Exec, changes: ChangeBus, config: Config, databaseId: string): RelayState {
   const routes = new RoutingTable(db, changes);
   const tokens = new TokenCache(db, changes);
-  const book = new BalanceBook(db, changes, config.billingFlushMs);
+  const journal = config.billingJournalDir ? { dir: config.billingJournalDir, databaseId } : undefined;
+  const book = new BalanceBook(db, changes, config.billingFlushMs, journal);
   const rollup = new QuotaRollup(db);
   const ready = routes.rebuild();
   return {

@@ -1,0 +1,122 @@
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { randomAlphanumeric } from "../crypto";
+import type { Charge } from "./charges";
+
+const SUFFIX = ".jnl";
+/** Journal files this process writes (another book in the same process must not take them for orphans). */
+const live = new Set<string>();
+
+/**
+ * An append-only file of the charges a balance book has settled but not yet written to the database: each
+ * settle appends its charge before the call's reply ends, so a process that dies (killed, out of memory)
+ * loses no charge. The book records, in the transaction that writes a batch, how far into the file the
+ * database has it; what lies after that point is replayed by the next start (`recoverJournals`).
+ * The first line names the database the charges belong to. Files are named `<pid>-<random>.jnl`.
+ */
+export class ChargeJournal {
+  readonly name: string;
+  private readonly path: string;
+  private fd: number;
+  /** Bytes written so far, header included: the offset a flush records. */
+  bytes = 0;
+
+  constructor(dir: string, databaseId: string) {
+    mkdirSync(dir, { recursive: true });
+    this.name = `${process.pid}-${randomAlphanumeric(10)}${SUFFIX}`;
+    this.path = join(dir, this.name);
+    this.fd = openSync(this.path, "a", 0o600);
+    live.add(this.path);
+    this.bytes += writeSync(this.fd, `${JSON.stringify({ database: databaseId })}\n`);
+  }
+
+  append(charge: Charge): void {
+    this.bytes += writeSync(this.fd, `${JSON.stringify(charge)}\n`);
+  }
+
+  /** Closes the file; removes it when the database holds all of it. */
+  close(remove: boolean): void {
+    if (this.fd < 0) return;
+    closeSync(this.fd);
+    this.fd = -1;
+    live.delete(this.path);
+    if (remove) unlinkSync(this.path);
+  }
+}
+
+/** The database key under which a flush records how far into journal `name` the database has it. */
+export const journalKey = (name: string) => `billing_journal:${name}`;
+
+export interface OrphanJournal {
+  name: string;
+  /** The charges after `offset`, in the order they were settled (a torn last line is left out). */
+  charges(offset: number): Charge[];
+  /** Removes the file once its charges are in the database. */
+  remove(): void;
+  /** Puts the file back for a later start (recovery failed). */
+  release(): void;
+}
+
+function ownerAlive(name: string): boolean {
+  const pid = Number(name.split("-")[0]);
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  // The same pid as ours is a restart (pid 1 in a container): those files are not this process's own.
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Journals in `dir` left by processes that are gone, for the database `databaseId`. Each is claimed by renaming
+ * it first, so two processes starting together never replay the same file.
+ */
+export function orphanJournals(dir: string, databaseId: string): OrphanJournal[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(SUFFIX));
+  } catch {
+    return [];
+  }
+  const orphans: OrphanJournal[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    if (live.has(path) || ownerAlive(name)) continue;
+    const claimed = `${path}.recovering-${process.pid}`;
+    try {
+      renameSync(path, claimed);
+    } catch {
+      continue;
+    }
+    const bytes = readFileSync(claimed);
+    const headerEnd = bytes.indexOf(10);
+    let header: { database?: string } = {};
+    try {
+      header = JSON.parse(bytes.subarray(0, headerEnd).toString());
+    } catch {}
+    if (header.database !== databaseId) {
+      renameSync(claimed, path);
+      continue;
+    }
+    orphans.push({
+      name,
+      charges(offset) {
+        const lines = bytes.subarray(Math.max(offset, headerEnd + 1)).toString().split("\n");
+        const charges: Charge[] = [];
+        for (const line of lines) {
+          if (!line) continue;
+          try {
+            charges.push(JSON.parse(line) as Charge);
+          } catch {}
+        }
+        return charges;
+      },
+      remove: () => unlinkSync(claimed),
+      release: () => renameSync(claimed, path),
+    });
+  }
+  return orphans;
+}

@@ -1,0 +1,48 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Charge } from "../../src/service/billing/charges";
+import { ChargeJournal, orphanJournals } from "../../src/service/billing/journal";
+
+const charge = (quota: number): Charge => ({ userId: 1, tokenId: 2, tokenUnlimited: false, channelId: 3, quota, debit: true, log: null });
+/** A pid no process has (above Linux's pid limit). */
+const GONE = 4_194_400;
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "tollgate-journal-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the charge journal", () => {
+  test("a dead process's journal is replayed from the recorded offset; a torn last line is left out", () => {
+    const header = `${JSON.stringify({ database: "db-a" })}\n`;
+    const first = `${JSON.stringify(charge(10))}\n`;
+    writeFileSync(join(dir, `${GONE}-x.jnl`), header + first + `${JSON.stringify(charge(20))}\n` + '{"userId":1,"quo');
+    const [orphan, ...rest] = orphanJournals(dir, "db-a");
+    expect(rest).toEqual([]);
+    expect(orphan!.charges(0).map((c) => c.quota)).toEqual([10, 20]);
+    expect(orphan!.charges(Buffer.byteLength(header + first)).map((c) => c.quota)).toEqual([20]);
+    orphan!.remove();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test("a journal of another database, or of this process, is left alone", () => {
+    writeFileSync(join(dir, `${GONE}-y.jnl`), `${JSON.stringify({ database: "db-b" })}\n${JSON.stringify(charge(5))}\n`);
+    const own = new ChargeJournal(dir, "db-a");
+    own.append(charge(7));
+    expect(orphanJournals(dir, "db-a")).toEqual([]);
+    expect(readdirSync(dir).sort()).toEqual([`${GONE}-y.jnl`, own.name].sort());
+    own.close(true);
+    expect(existsSync(join(dir, own.name))).toBe(false);
+  });
+
+  test("a claimed journal goes back when its recovery fails, for the next start", () => {
+    writeFileSync(join(dir, `${GONE}-z.jnl`), `${JSON.stringify({ database: "db-a" })}\n${JSON.stringify(charge(5))}\n`);
+    const [orphan] = orphanJournals(dir, "db-a");
+    expect(readdirSync(dir)).toEqual([`${GONE}-z.jnl.recovering-${process.pid}`]);
+    orphan!.release();
+    expect(readdirSync(dir)).toEqual([`${GONE}-z.jnl`]);
+  });
+});
