@@ -161,6 +161,7 @@ export class BalanceBook {
       if (this.queue.length === 0) return;
       const batch = this.queue;
       this.queue = [];
+      for (const journal of this.journals) journal.sync();
       const marks = this.journals.map((journal) => ({ journal, bytes: journal.bytes }));
       const totals = totalCharges(batch);
       try {

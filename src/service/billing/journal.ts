@@ -8,9 +8,9 @@ const SUFFIX = ".jnl";
 const live = new Set<string>();
 
 /**
- * An append-only file of the charges a balance book has settled but not yet written to the database: each
- * settle appends its charge before the call's reply ends, so a process that dies (killed, out of memory)
- * loses no charge. The book records, in the transaction that writes a batch, how far into the file the
+ * An append-only file of the charges a balance book has settled but not yet written to the database: the
+ * charges settled in one turn of the event loop are appended together at its end (one write for many calls
+ * under load), so a process that dies (killed, out of memory) loses no charge. The book records, in the transaction that writes a batch, how far into the file the
  * database has it; what lies after that point is replayed by the next start (`recoverJournals`).
  * The first line names the database the charges belong to. Files are named `<pid>-<random>.jnl`.
  */
@@ -18,8 +18,9 @@ export class ChargeJournal {
   readonly name: string;
   private readonly path: string;
   private fd: number;
-  /** Bytes written so far, header included: the offset a flush records. */
+  /** Bytes written so far, header included: after `sync`, the offset a flush records. */
   bytes = 0;
+  private pending = "";
 
   constructor(dir: string, databaseId: string) {
     mkdirSync(dir, { recursive: true });
@@ -31,12 +32,22 @@ export class ChargeJournal {
   }
 
   append(charge: Charge): void {
-    this.bytes += writeSync(this.fd, `${JSON.stringify(charge)}\n`);
+    if (!this.pending) setImmediate(() => this.sync());
+    this.pending += `${JSON.stringify(charge)}\n`;
+  }
+
+  /** Writes what was appended and not yet written. */
+  sync(): void {
+    if (!this.pending || this.fd < 0) return;
+    const text = this.pending;
+    this.pending = "";
+    this.bytes += writeSync(this.fd, text);
   }
 
   /** Closes the file; removes it when the database holds all of it. */
   close(remove: boolean): void {
     if (this.fd < 0) return;
+    this.sync();
     closeSync(this.fd);
     this.fd = -1;
     live.delete(this.path);
