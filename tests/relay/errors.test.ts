@@ -2,20 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import OpenAI from "openai";
 import { DIALECTS } from "../support/databases";
 import { FAKE_LEAKED_KEY } from "../support/fake-upstream";
-import { startRelayEnv, type RelayEnv } from "./support";
+import { failure, startRelayEnv, type RelayEnv } from "./support";
 
 const chat = (client: OpenAI, model = "test-chat") =>
   client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
 
-async function failure(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof OpenAI.APIError) return error;
-    throw error;
-  }
-  throw new Error("the call succeeded");
-}
 
 describe.each(DIALECTS)("relay refusals on %s", (dialect) => {
   let r: RelayEnv;

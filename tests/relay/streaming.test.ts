@@ -1,28 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DIALECTS } from "../support/databases";
 import { DEFAULT_PROMPT_TOKENS } from "../support/fake-upstream";
-import { expectedQuota, startRelayEnv, type RelayEnv } from "./support";
+import { expectedQuota, postStream, startRelayEnv, waitFor, type RelayEnv } from "./support";
 
 const CONTENT = "one two three four five six seven eight";
 const WORDS = CONTENT.split(" ").length;
 
-async function postStream(r: RelayEnv, model: string, extra: Record<string, unknown> = {}, signal?: AbortSignal) {
-  return fetch(`${r.s.url}/v1/chat/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${r.key}`, "content-type": "application/json" },
-    body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }], ...extra }),
-    signal,
-  });
-}
 
-async function waitFor(check: () => Promise<boolean>, ms = 5000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await Bun.sleep(20);
-  }
-  throw new Error("condition not met in time");
-}
 
 describe.each(DIALECTS)("streaming and billing on %s", (dialect) => {
   let r: RelayEnv;

@@ -96,3 +96,34 @@ export const expectedQuota = (p: { prompt: number; completion: number; ratio: nu
       p.ratio *
       (p.prompt - (p.cached ?? 0) + (p.cached ?? 0) * (p.cacheRatio ?? 1) + p.completion * (p.completionRatio ?? 1)),
   );
+
+/** The SDK error a call fails with; fails the test when the call succeeds or throws something else. */
+export async function failure(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof OpenAI.APIError) return error;
+    throw error;
+  }
+  throw new Error("the call succeeded");
+}
+
+/** A raw streamed chat call (fetch, so the test sees the bytes), with `extra` fields in the body. */
+export async function postStream(r: RelayEnv, model: string, extra: Record<string, unknown> = {}, signal?: AbortSignal) {
+  return fetch(`${r.s.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${r.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hi" }], ...extra }),
+    signal,
+  });
+}
+
+/** Polls `check` every 20 ms until it holds; throws after `ms`. */
+export async function waitFor(check: () => Promise<boolean>, ms = 5000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await Bun.sleep(20);
+  }
+  throw new Error("condition not met in time");
+}

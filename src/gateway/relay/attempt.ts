@@ -2,7 +2,7 @@ import type { RouteChannel } from "../../service/relay/routing-table";
 import { mapStatus, type AttemptFailure } from "../../service/relay/retry-policy";
 import { maskUpstreamText } from "../../service/relay/mask";
 import { providerFor } from "./providers";
-import type { UpstreamCall } from "./providers/types";
+import type { Provider, UpstreamCall } from "./providers/types";
 
 export type AttemptResult = { ok: true; response: Response } | { ok: false; failure: AttemptFailure; upstreamCode?: string; upstreamType?: string };
 
@@ -35,8 +35,13 @@ async function errorOf(response: Response, channel: RouteChannel): Promise<Attem
 }
 
 /** One try against one channel: the response when it is 2xx, else what failed (masked). */
-export async function attemptUpstream(channel: RouteChannel, call: UpstreamCall, timeoutMs: number): Promise<AttemptResult> {
-  const { url, headers } = providerFor(channel.row.type).request(channel.row, call);
+export async function attemptUpstream(
+  channel: RouteChannel,
+  call: UpstreamCall,
+  timeoutMs: number,
+  provider: Provider = providerFor(channel.row.type),
+): Promise<AttemptResult> {
+  const { url, headers, body = call.body } = provider.request(channel.row, call);
   if (!url.startsWith("http")) {
     return { ok: false, failure: { status: 0, message: "the channel has no base URL configured" } };
   }
@@ -44,7 +49,7 @@ export async function attemptUpstream(channel: RouteChannel, call: UpstreamCall,
     const response = await fetch(url, {
       method: "POST",
       headers,
-      body: call.body,
+      body,
       redirect: "manual",
       signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
     });

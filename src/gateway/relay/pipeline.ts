@@ -20,9 +20,11 @@ import { disableReason, shouldRetry, type AttemptFailure } from "../../service/r
 import { routeGroups } from "../../service/relay/route-groups";
 import type { RouteChannel } from "../../service/relay/routing-table";
 import { recordConsumption } from "../../service/stats/record";
-import { ChannelStatus } from "../../shared/channel-types";
+import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { attemptUpstream, type AttemptResult } from "./attempt";
 import type { RelayRequest } from "./parse";
+import { providerFor } from "./providers";
+import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
 
 const DRAIN_MS = 60_000;
@@ -66,8 +68,23 @@ function pickChannel(s: CallState, groups: string[], excluded: Set<number>): { c
   return undefined;
 }
 
-function upstreamCall(s: CallState, upstreamModel: string) {
+function upstreamCall(s: CallState, upstreamModel: string, provider: Provider): UpstreamCall {
+  // A family that translates builds its own body from the parsed request: the OpenAI body is not made.
+  if (provider.mapResponse) {
+    return { path: s.req.path, model: upstreamModel, body: s.req.raw, contentType: "application/json", stream: s.req.stream, json: s.req.json };
+  }
   return { ...s.req.upstream(upstreamModel), path: s.req.path, model: upstreamModel };
+}
+
+/** The refusal for an endpoint the channel's family does not serve; nothing is sent upstream. */
+function unservedEndpoint(s: CallState, channel: RouteChannel): AttemptResult & { ok: false } {
+  const family = channelTypeName(channel.row.type);
+  return {
+    ok: false,
+    failure: { status: 400, message: `${s.req.path} is not supported by ${family} channels (channel type ${channel.row.type})` },
+    upstreamCode: "unsupported_endpoint",
+    upstreamType: "invalid_request_error",
+  };
 }
 
 async function noteFailure(s: CallState, channel: RouteChannel, failure: AttemptFailure): Promise<void> {
@@ -119,7 +136,7 @@ async function reserve(s: CallState, price: Price, perCallUnits: number): Promis
 }
 
 /** Tries channels until one answers 2xx: a failed channel is excluded for the rest of the call. */
-async function tryChannels(s: CallState, groups: string[], billing: Omit<Success, "channel" | "group" | "upstreamModel">): Promise<Response> {
+async function tryChannels(s: CallState, groups: string[], billing: Omit<Success, "channel" | "group" | "upstreamModel" | "provider">): Promise<Response> {
   const { ctx, caller, req } = s;
   const excluded = new Set<number>();
   const retries = caller.pinnedChannelId === undefined ? ctx.options.num("RetryTimes") : 0;
@@ -128,12 +145,20 @@ async function tryChannels(s: CallState, groups: string[], billing: Omit<Success
     const picked = pickChannel(s, groups, excluded);
     if (!picked) break;
     const { channel, group } = picked;
+    const provider = providerFor(channel.row.type);
+    if (provider.endpoints && !provider.endpoints.has(s.endpoint.kind)) {
+      // Not an attempt (nothing was sent, the channel is not at fault): try another channel, if any serves it.
+      last = unservedEndpoint(s, channel);
+      excluded.add(channel.row.id);
+      attempt--;
+      continue;
+    }
     s.channelsTried.push(channel.row.id);
     const upstreamModel = mapModel(channel.modelMapping, req.model);
-    const result = await attemptUpstream(channel, upstreamCall(s, upstreamModel), ctx.config.relayTimeoutMs);
+    const result = await attemptUpstream(channel, upstreamCall(s, upstreamModel, provider), ctx.config.relayTimeoutMs, provider);
     if (result.ok) {
       const price = group === groups[0] ? billing.price : priceFor(s, group);
-      return deliver(s, result.response, { ...billing, price, channel, group, upstreamModel });
+      return deliver(s, result.response, { ...billing, price, channel, group, upstreamModel, provider });
     }
     last = result;
     await noteFailure(s, channel, result.failure);
@@ -178,6 +203,7 @@ export async function runRelay(call: Omit<CallState, "promptEstimate" | "channel
 
 interface Success {
   channel: RouteChannel;
+  provider: Provider;
   group: string;
   upstreamModel: string;
   price: Price;
@@ -215,13 +241,28 @@ function countedUsage(s: CallState, text: string): Usage {
   return { promptTokens: s.promptEstimate(), completionTokens: countTextTokens(s.req.model, text), cachedTokens: 0 };
 }
 
+/** A translating family's JSON reply, in OpenAI's shape, billed from the usage it reported. */
+async function deliverTranslated(s: CallState, response: Response, ok: Success, map: NonNullable<Provider["mapResponse"]>): Promise<Response> {
+  let reply: Record<string, unknown>;
+  try {
+    reply = map(await response.json(), ok.upstreamModel);
+  } catch {
+    throw new RelayError(502, "the upstream's reply could not be read", "bad_response_body", "upstream_error");
+  }
+  const usage = reportedUsage(s.endpoint.kind, reply);
+  const text = usage ? "" : generatedText(s.endpoint.kind, reply);
+  settle(s, ok, usage ?? countedUsage(s, text), !usage, { firstResponseMs: Date.now() - s.startedAt });
+  return new Response(JSON.stringify(reply), { status: 200, headers: { "content-type": "application/json", "x-tollgate-request-id": s.requestId } });
+}
+
 /** Hands the upstream's answer to the client and bills it (after the stream ends, for streams). */
 async function deliver(s: CallState, response: Response, ok: Success): Promise<Response> {
   const contentType = response.headers.get("content-type") ?? "";
+  const { mapStream, mapResponse } = ok.provider;
   if (s.req.stream && contentType.includes("text/event-stream") && response.body) {
     const body = relayStream({
       kind: s.endpoint.kind,
-      upstream: response.body,
+      upstream: mapStream ? mapStream(response.body, ok.upstreamModel) : response.body,
       clientWantsUsage: s.req.clientWantsUsage,
       startedAt: s.startedAt,
       idleTimeoutMs: s.ctx.config.streamingTimeoutMs,
@@ -235,6 +276,7 @@ async function deliver(s: CallState, response: Response, ok: Success): Promise<R
     });
     return new Response(body, { status: 200, headers: { ...SSE_HEADERS, "x-tollgate-request-id": s.requestId } });
   }
+  if (mapResponse) return deliverTranslated(s, response, ok, mapResponse);
   const bytes = new Uint8Array(await response.arrayBuffer());
   let usage: Usage | undefined;
   let text = "";
