@@ -64,7 +64,10 @@ export async function syncThroughDatabase(db: Exec, bus: ChangeBus, pollMs = 500
 
 const CHANNEL = "tollgate:changes";
 
-/** With Redis: changes are published at once and every other process delivers them, with the row id. */
+/**
+ * With Redis: changes are published at once and every other process delivers them, with the row id; so are
+ * the balances each flush of the balance book wrote, so instances sharing users never spend against a stale one.
+ */
 export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: string): Promise<ChangeSync> {
   const origin = randomAlphanumeric(16);
   const publisher = new RedisClient(url);
@@ -72,17 +75,25 @@ export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: s
   const channel = `${CHANNEL}:${namespace}`;
   await subscriber.subscribe(channel, (message: string) => {
     try {
-      const event = JSON.parse(message) as { origin: string; topic: ChangeTopic; id?: number };
-      if (event.origin !== origin && CHANGE_TOPICS.includes(event.topic)) bus.deliver(event.topic, event.id);
+      const event = JSON.parse(message) as { origin: string; topic: ChangeTopic | "spent"; id?: number; users?: number[]; tokens?: number[] };
+      if (event.origin === origin) return;
+      if (event.topic === "spent") {
+        for (const id of event.users ?? []) bus.deliver("users", id);
+        for (const id of event.tokens ?? []) bus.deliver("tokens", id);
+      } else if (CHANGE_TOPICS.includes(event.topic)) bus.deliver(event.topic, event.id);
     } catch {}
   });
   const sending = new Outgoing();
   bus.outbox = (topic, id) => {
     sending.track(publisher.publish(channel, JSON.stringify({ origin, topic, id })));
   };
+  bus.spentOutbox = (users, tokens) => {
+    sending.track(publisher.publish(channel, JSON.stringify({ origin, topic: "spent", users, tokens })));
+  };
   return {
     async close() {
       bus.outbox = undefined;
+      bus.spentOutbox = undefined;
       await sending.settled();
       subscriber.close();
       publisher.close();

@@ -12,6 +12,11 @@ type Listener = (id?: number) => void;
 export class ChangeBus {
   private readonly listeners = new Map<ChangeTopic, Set<Listener>>();
   outbox: ((topic: ChangeTopic, id?: number) => void) | undefined;
+  /**
+   * Tells other instances which balances this one has just written (only where instances share balances, i.e.
+   * through Redis); they deliver it as changes of those users and tokens and re-read the balances.
+   */
+  spentOutbox: ((users: number[], tokens: number[]) => void) | undefined;
 
   on(topic: ChangeTopic, listener: Listener): () => void {
     let set = this.listeners.get(topic);
@@ -24,6 +29,11 @@ export class ChangeBus {
   emit(topic: ChangeTopic, id?: number): void {
     this.deliver(topic, id);
     this.outbox?.(topic, id);
+  }
+
+  /** Balances this process wrote (its own caches already know): told to other processes only. */
+  announceSpent(users: number[], tokens: number[]): void {
+    if (users.length + tokens.length > 0) this.spentOutbox?.(users, tokens);
   }
 
   /** A change another process made: told to local listeners only. */

@@ -58,3 +58,41 @@ describe.each(variants)("a change made by another process reaches this one withi
     expect(await within(1000, async () => (await server.relay.book.availableOf(id)) === 5000)).toBeLessThan(1000);
   });
 });
+
+describe.each(DIALECTS.filter((d) => d !== "sqlite"))("two instances sharing a %s database and Redis", (dialect) => {
+  let database: TestDatabase;
+  let a: ServiceContext;
+  let b: ServiceContext;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    a = await openTestContext(database, { REDIS_CONN_STRING: TEST_REDIS_URL });
+    b = await openTestContext(database, { REDIS_CONN_STRING: TEST_REDIS_URL });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+    await database.drop();
+  });
+
+  test("what one instance charges a user and a token, the other spends against within a second", async () => {
+    await a.db.k
+      .insertInto("users")
+      .values({ username: "shared", password: "x", aff_code: "a-shared", created_at: 1, email: null, access_token_hash: null, deleted_at: null, quota: 10_000 })
+      .execute();
+    const userId = (await a.db.k.selectFrom("users").select("id").where("username", "=", "shared").executeTakeFirstOrThrow()).id;
+    await a.db.k.insertInto("tokens").values({ user_id: userId, key_hash: "h-shared", key_sealed: "", key_masked: "", name: "t", created_time: 1, remain_quota: 2_000, deleted_at: null }).execute();
+    const tokenId = (await a.db.k.selectFrom("tokens").select("id").where("key_hash", "=", "h-shared").executeTakeFirstOrThrow()).id;
+    const token = { id: tokenId, unlimited: false };
+    // Instance a has both balances in memory before b spends.
+    a.relay.book.release(await a.relay.book.reserve(userId, token, 1));
+    expect(await a.relay.book.availableOf(userId)).toBe(10_000);
+
+    const held = await b.relay.book.reserve(userId, token, 1_500);
+    b.relay.book.settle(held, { channelId: 0, quota: 1_500, log: null });
+    await b.relay.book.flush();
+
+    expect(await within(1000, async () => (await a.relay.book.availableOf(userId)) === 8_500)).toBeLessThan(1000);
+    // The token has 500 left as a sees it now: a larger hold is refused.
+    await expect(async () => a.relay.book.reserve(userId, token, 600)).toThrow(/token quota is not enough/);
+  });
+});

@@ -54,7 +54,7 @@ export class BalanceBook {
 
   constructor(
     private readonly db: Exec,
-    changes: ChangeBus,
+    private readonly changes: ChangeBus,
     private readonly flushMs = 50,
     private readonly journalPlace?: JournalPlace,
   ) {
@@ -176,6 +176,7 @@ export class BalanceBook {
       }
       for (const [id, d] of totals.users) this.moveToCommitted(this.users.get(id), d.quota);
       for (const [id, d] of totals.tokens) this.moveToCommitted(this.tokens.get(id), d.remain);
+      this.changes.announceSpent([...totals.users.keys()], [...totals.tokens.keys()]);
       await this.retireJournals(marks);
     });
   }
