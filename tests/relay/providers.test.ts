@@ -191,6 +191,19 @@ describe.each(DIALECTS)("Anthropic and Gemini channels behind OpenAI chat on %s"
       expect(before.quota - after.quota).toBe(quotaOf(prompt, 5, 6));
     });
 
+    // Only Claude reports cache writes; the test is not defined for Gemini (rather than skipped).
+    if (f.name === "Anthropic") test("prompt-cache writes are reported as cached_creation_tokens and billed at 1.25 × the prompt price", async () => {
+      fake().queueBehavior({ promptTokens: 20, completionTokens: 5, cachedTokens: 6, cacheWriteTokens: 8 });
+      const before = await r.userRow();
+      const reply = await r.openai().chat.completions.create({ model: f.model, messages: hi });
+      expect(reply.usage).toMatchObject({ prompt_tokens: 34, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 6, cached_creation_tokens: 8 } });
+      const after = await r.userRow();
+      const quota = expectedQuota({ prompt: 34, completion: 5, cached: 6, written: 8, ratio: f.ratio, completionRatio: f.completionRatio, cacheRatio: 0.1 });
+      expect(before.quota - after.quota).toBe(quota);
+      const other = JSON.parse((await r.consumeLogs()).at(-1).other);
+      expect(other).toMatchObject({ cache_creation_tokens: 8, cache_creation_ratio: 1.25 });
+    });
+
     test("stream chat without include_usage: OpenAI chunks, a finish reason, no usage chunk; billed from the upstream's usage", async () => {
       fake().queueBehavior({ promptTokens: 23, completionTokens: 9 });
       const before = await r.userRow();

@@ -89,13 +89,23 @@ export async function startRelayEnv(dialect: DialectName, env: Record<string, st
   return relay;
 }
 
-/** quota = round(group × model × (prompt − cached + cached × cache + completion × completionRatio)). */
-export const expectedQuota = (p: { prompt: number; completion: number; ratio: number; completionRatio?: number; group?: number; cached?: number; cacheRatio?: number }) =>
-  Math.round(
-    (p.group ?? 1) *
-      p.ratio *
-      (p.prompt - (p.cached ?? 0) + (p.cached ?? 0) * (p.cacheRatio ?? 1) + p.completion * (p.completionRatio ?? 1)),
+/** quota = round(group × model × (prompt − cached − written + cached × cache + written × 1.25 + completion × completionRatio)). */
+export const expectedQuota = (p: {
+  prompt: number;
+  completion: number;
+  ratio: number;
+  completionRatio?: number;
+  group?: number;
+  cached?: number;
+  cacheRatio?: number;
+  written?: number;
+}) => {
+  const cached = p.cached ?? 0;
+  const written = p.written ?? 0;
+  return Math.round(
+    (p.group ?? 1) * p.ratio * (p.prompt - cached - written + cached * (p.cacheRatio ?? 1) + written * 1.25 + p.completion * (p.completionRatio ?? 1)),
   );
+};
 
 /** The SDK error a call fails with; fails the test when the call succeeds or throws something else. */
 export async function failure(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {

@@ -12,6 +12,7 @@ const ratio = (over: Partial<Extract<Price, { kind: "ratio" }>> = {}): Price => 
   modelRatio: 1,
   completionRatio: 1,
   cacheRatio: 1,
+  createCacheRatio: 1.25,
   groupRatio: 1,
   userGroupRatio: -1,
   ...over,
@@ -22,6 +23,11 @@ describe("quota = round(group × model × (prompt − cached + cached × cache r
     const price = ratio({ modelRatio: 1.25, completionRatio: 4, cacheRatio: 0.5, groupRatio: 0.8 });
     const usage = { promptTokens: 1000, completionTokens: 200, cachedTokens: 400 };
     expect(quotaFor(price, usage, 500000)).toBe(Math.round(0.8 * 1.25 * (600 + 400 * 0.5 + 200 * 4)));
+  });
+  test("prompt-cache writes (Claude) cost the create-cache ratio instead of the prompt price", () => {
+    const price = ratio({ modelRatio: 1.5, completionRatio: 5, cacheRatio: 0.1, createCacheRatio: 1.25 });
+    const usage = { promptTokens: 1000, completionTokens: 100, cachedTokens: 300, cacheWriteTokens: 200 };
+    expect(quotaFor(price, usage, 500000)).toBe(Math.round(1.5 * (500 + 300 * 0.1 + 200 * 1.25 + 100 * 5)));
   });
   test("half rounds away from zero", () => {
     expect(quotaFor(ratio({ modelRatio: 0.5 }), { promptTokens: 3, completionTokens: 0, cachedTokens: 0 }, 500000)).toBe(2);

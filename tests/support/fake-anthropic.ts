@@ -25,7 +25,7 @@ export const anthropicError = (status: number, message: string) => ({
 
 const usageOf = (r: ReplyText, outputTokens = r.completionTokens) => ({
   input_tokens: r.promptTokens,
-  cache_creation_input_tokens: 0,
+  cache_creation_input_tokens: r.cacheWriteTokens ?? 0,
   cache_read_input_tokens: r.cachedTokens ?? 0,
   output_tokens: outputTokens,
 });

@@ -32,6 +32,8 @@ export interface FakeBehavior {
   completionTokens?: number;
   /** Reported cached prompt tokens; omitted from usage unless set. */
   cachedTokens?: number;
+  /** Reported prompt-cache writes (the Anthropic dialect's cache_creation_input_tokens). */
+  cacheWriteTokens?: number;
   /** Never report usage, even when the request asks for it. */
   noUsage?: boolean;
 }
@@ -131,6 +133,7 @@ export interface ReplyText {
   promptTokens: number;
   completionTokens: number;
   cachedTokens?: number;
+  cacheWriteTokens?: number;
   noUsage: boolean;
 }
 
@@ -180,6 +183,7 @@ function replyText(behavior: FakeBehavior, maxTokens?: number): ReplyText {
     promptTokens: behavior.promptTokens ?? DEFAULT_PROMPT_TOKENS,
     completionTokens: behavior.completionTokens ?? pieces.length,
     cachedTokens: behavior.cachedTokens,
+    cacheWriteTokens: behavior.cacheWriteTokens,
     noUsage: behavior.noUsage ?? false,
   };
 }

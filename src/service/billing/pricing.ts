@@ -3,7 +3,7 @@ import { ServiceError } from "../errors";
 
 /** The group-independent part of a model's price: per call (ModelPrice wins) or per token (ratios). */
 export type ModelFactors =
-  | { kind: "ratio"; modelRatio: number; completionRatio: number; cacheRatio: number }
+  | { kind: "ratio"; modelRatio: number; completionRatio: number; cacheRatio: number; createCacheRatio: number }
   | { kind: "per-call"; modelPrice: number };
 
 /** The group part: the using group's ratio, or GroupGroupRatio for (user group, using group) when set. */
@@ -24,7 +24,10 @@ export class UnpricedModelError extends ServiceError {
   }
 }
 
-/** The factors of `model` from ModelPrice, ModelRatio, CompletionRatio and CacheRatio; undefined when unpriced. */
+/** Cache writes cost this many prompt tokens each unless CreateCacheRatio says otherwise (the dialect's default). */
+export const DEFAULT_CREATE_CACHE_RATIO = 1.25;
+
+/** The factors of `model` from ModelPrice, ModelRatio, CompletionRatio, CacheRatio and CreateCacheRatio; undefined when unpriced. */
 export function modelFactorsOf(ctx: ServiceContext, model: string): ModelFactors | undefined {
   const o = ctx.options;
   const modelPrice = o.json<RatioMap>("ModelPrice")[model];
@@ -36,6 +39,7 @@ export function modelFactorsOf(ctx: ServiceContext, model: string): ModelFactors
     modelRatio,
     completionRatio: o.json<RatioMap>("CompletionRatio")[model] ?? 1,
     cacheRatio: o.json<RatioMap>("CacheRatio")[model] ?? 1,
+    createCacheRatio: o.json<RatioMap>("CreateCacheRatio")[model] ?? DEFAULT_CREATE_CACHE_RATIO,
   };
 }
 

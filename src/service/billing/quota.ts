@@ -6,6 +6,8 @@ export interface Usage {
   completionTokens: number;
   /** Part of promptTokens served from the upstream's prompt cache. */
   cachedTokens: number;
+  /** Part of promptTokens written to the upstream's prompt cache (Claude), billed at the create-cache ratio. */
+  cacheWriteTokens?: number;
 }
 
 /** Half away from zero, as the dialect rounds. */
@@ -13,15 +15,18 @@ const round = (x: number) => Math.sign(x) * Math.round(Math.abs(x));
 
 /**
  * The exact cost in quota units:
- * ratio: round(group × model × (prompt − cached + cached × cacheRatio + completion × completionRatio)), at least 1
- * when anything was used and the model is not free; per call: round(price × QuotaPerUnit × group).
+ * ratio: round(group × model × (prompt − cached − written + cached × cacheRatio + written × createCacheRatio
+ * + completion × completionRatio)), at least 1 when anything was used and the model is not free;
+ * per call: round(price × QuotaPerUnit × group).
  */
 export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): number {
   if (price.kind === "per-call") return round(price.modelPrice * quotaPerUnit * price.groupRatio);
   const { promptTokens, completionTokens } = usage;
   if (promptTokens + completionTokens === 0) return 0;
   const cached = Math.min(usage.cachedTokens, promptTokens);
-  const weighted = promptTokens - cached + cached * price.cacheRatio + completionTokens * price.completionRatio;
+  const written = Math.min(usage.cacheWriteTokens ?? 0, promptTokens - cached);
+  const weighted =
+    promptTokens - cached - written + cached * price.cacheRatio + written * price.createCacheRatio + completionTokens * price.completionRatio;
   const quota = round(weighted * price.modelRatio * price.groupRatio);
   const free = price.modelRatio === 0 || price.groupRatio === 0;
   return !free && quota <= 0 ? 1 : quota;

@@ -107,6 +107,8 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   json("ModelPrice", "ratio-map", DEFAULT_MODEL_PRICE), json("ModelRatio", "ratio-map", DEFAULT_MODEL_RATIO),
   json("CompletionRatio", "ratio-map", DEFAULT_COMPLETION_RATIO),
   json("CacheRatio", "ratio-map", DEFAULT_CACHE_RATIO),
+  // Prompt-cache writes (Claude), per model; a model not listed pays 1.25 × its prompt price.
+  json("CreateCacheRatio", "ratio-map", {}),
 ];
 
 export const OPTION_BY_KEY: ReadonlyMap<string, OptionDef> = new Map(OPTION_DEFS.map((d) => [d.key, d]));

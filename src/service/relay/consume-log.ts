@@ -36,6 +36,7 @@ export function consumeLog(r: CallRecord): NewLogRow {
     completion_ratio: p.kind === "ratio" ? p.completionRatio : 0,
     cache_ratio: p.kind === "ratio" ? p.cacheRatio : 0,
     cache_tokens: r.usage.cachedTokens,
+    ...(r.usage.cacheWriteTokens ? { cache_creation_tokens: r.usage.cacheWriteTokens, cache_creation_ratio: p.kind === "ratio" ? p.createCacheRatio : 0 } : {}),
     model_price: p.kind === "per-call" ? p.modelPrice : -1,
     group_ratio: p.groupRatio,
     user_group_ratio: p.userGroupRatio,

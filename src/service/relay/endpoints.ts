@@ -103,6 +103,7 @@ export function reportedUsage(kind: EndpointKind, reply: Body | null | undefined
     promptTokens: num(u.prompt_tokens),
     completionTokens: num(u.completion_tokens),
     cachedTokens: num(u.prompt_tokens_details?.cached_tokens),
+    cacheWriteTokens: num(u.prompt_tokens_details?.cached_creation_tokens),
   };
 }
 

@@ -78,11 +78,13 @@ export function messagesBody(body: Record<string, any>, model: string, stream: b
 
 /**
  * Claude's input_tokens exclude the prompt-cache reads and writes; OpenAI's prompt_tokens include them,
- * with the reads as cached_tokens (billed at the cache ratio). Cache writes are billed as prompt tokens.
+ * with the reads as cached_tokens (billed at the cache ratio) and the writes as cached_creation_tokens (billed
+ * at the create-cache ratio).
  */
 function countsOf(u: any): TokenCounts {
   const cached = tokenCount(u?.cache_read_input_tokens);
-  return { prompt: tokenCount(u?.input_tokens) + cached + tokenCount(u?.cache_creation_input_tokens), completion: tokenCount(u?.output_tokens), cached };
+  const cacheWrite = tokenCount(u?.cache_creation_input_tokens);
+  return { prompt: tokenCount(u?.input_tokens) + cached + cacheWrite, completion: tokenCount(u?.output_tokens), cached, cacheWrite };
 }
 
 function mapMessage(reply: any, model: string) {

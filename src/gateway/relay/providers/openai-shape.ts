@@ -9,6 +9,8 @@ export interface TokenCounts {
   completion: number;
   /** Part of `prompt` read from the upstream's prompt cache. */
   cached: number;
+  /** Part of `prompt` written to the upstream's prompt cache. */
+  cacheWrite?: number;
   /** Part of `completion` spent on thinking. */
   reasoning?: number;
 }
@@ -22,7 +24,7 @@ export function openaiUsage(t: TokenCounts) {
     prompt_tokens: t.prompt,
     completion_tokens: t.completion,
     total_tokens: t.prompt + t.completion,
-    prompt_tokens_details: { cached_tokens: t.cached },
+    prompt_tokens_details: { cached_tokens: t.cached, ...(t.cacheWrite ? { cached_creation_tokens: t.cacheWrite } : {}) },
     ...(t.reasoning ? { completion_tokens_details: { reasoning_tokens: t.reasoning } } : {}),
   };
 }
