@@ -1,7 +1,9 @@
 #!/usr/bin/env bun
 /**
  * Compiles the single executable dist/tollgate: server, relay, embedded console (built first by build.ts),
- * CLI and TUI. Bytecode and ESM for a fast start.
+ * CLI and TUI. Bytecode and ESM for a fast start, and code splitting: every `import()` becomes a separately
+ * embedded chunk that is loaded (and its bytecode read) only when reached, so `--version` loads src/main.ts
+ * alone and `serve` never reads the CLI's commands, the TUI (ink, react, yoga) or apply's YAML code.
  */
 import type { BunPlugin } from "bun";
 import { linguiMacroPlugin } from "./lingui-macro";
@@ -25,6 +27,7 @@ const result = await Bun.build({
   minify: true,
   bytecode: true,
   format: "esm",
+  splitting: true,
   plugins: [stubReactDevtools, linguiMacroPlugin()],
   define: { "process.env.NODE_ENV": '"production"' },
 });

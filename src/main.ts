@@ -1,4 +1,27 @@
 #!/usr/bin/env bun
-import { runCli } from "./cli/program";
+import { exitQuietlyOnEpipe } from "./cli/stdout";
+import { VERSION } from "./shared/version";
 
-await runCli(process.argv);
+/*
+ * The two command lines whose start-up time matters skip commander: what they do is fixed. Everything else,
+ * including these commands with any option, goes through the CLI program. Each part is loaded on demand,
+ * which the compiled executable (built with code splitting) turns into chunks read only when reached.
+ */
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  // As commander's version option: the version on stdout, exit code 0.
+  exitQuietlyOnEpipe();
+  process.stdout.write(`${VERSION}\n`);
+} else if (args.length === 0 || (args.length === 1 && args[0] === "serve")) {
+  // As the CLI's default command `serve` without options, errors reported the same way.
+  exitQuietlyOnEpipe();
+  try {
+    const { serve } = await import("./cli/serve");
+    await serve({});
+  } catch (error) {
+    (await import("./cli/output")).report(error);
+  }
+} else {
+  const { runCli } = await import("./cli/program");
+  await runCli(process.argv);
+}

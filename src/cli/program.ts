@@ -3,6 +3,7 @@ import { VERSION } from "../shared/version";
 import { systemCommands } from "./commands/system";
 import { sub } from "./define";
 import { EXIT, report } from "./output";
+import { exitQuietlyOnEpipe } from "./stdout";
 
 const OVERVIEW = `
 Every command reads the server's environment (SQLITE_PATH or SQL_DSN, REDIS_CONN_STRING,
@@ -77,9 +78,7 @@ export async function buildProgram(args: string[]): Promise<Command> {
 
 /** Runs one command line (argv as process.argv); the exit code is left in process.exitCode, as serve keeps running. */
 export async function runCli(argv: string[]): Promise<void> {
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? EXIT.ok);
-  });
+  exitQuietlyOnEpipe();
   const args = argv.slice(2);
   try {
     const program = await buildProgram(args);
