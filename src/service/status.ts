@@ -1,11 +1,11 @@
 import { VERSION } from "../shared/version";
+import { epaySettings } from "./wallet/epay";
 import { isSetUp } from "./accounts/setup";
 import type { ServiceContext } from "./context";
 
 /** The public platform status: what the console needs before anyone signs in. Never a secret. */
 export async function platformStatus(ctx: ServiceContext) {
   const o = ctx.options;
-  const payReady = o.raw("PayAddress") !== "" && o.raw("EpayId") !== "" && o.raw("EpayKey") !== "";
   return {
     version: VERSION,
     start_time: ctx.startedAt,
@@ -29,7 +29,7 @@ export async function platformStatus(ctx: ServiceContext) {
     pay_methods: o.json<unknown[]>("PayMethods"),
     top_up_link: o.raw("TopUpLink"),
     min_topup: o.num("MinTopUp"),
-    enable_online_topup: payReady,
+    enable_online_topup: epaySettings(ctx) !== undefined,
     price: o.num("Price"),
     usd_exchange_rate: o.num("USDExchangeRate"),
     default_use_auto_group: o.bool("DefaultUseAutoGroup"),

@@ -6,7 +6,7 @@ import { RedemptionStatus } from "../../service/redemptions/status";
 import { updateRedemption } from "../../service/redemptions/update";
 import type { RedemptionView } from "../../service/redemptions/view";
 import { nowSeconds } from "../../service/time";
-import { integerOf } from "../../service/users/admin-input";
+import { integerOf } from "../../service/input";
 import { allPages } from "../lookup";
 import { unixTimeOf } from "../names";
 import { checkEntries, keyText } from "./document";

@@ -12,7 +12,7 @@ import { knownModels, modelsByType } from "../../service/channels/models";
 import { editTag, setTagStatus, tagChannels } from "../../service/channels/tags";
 import { updateChannel } from "../../service/channels/update";
 import type { ServiceContext } from "../../service/context";
-import type { Input } from "../../service/users/admin-input";
+import type { Input } from "../../service/input";
 import { Role } from "../../shared/constants";
 import { ok } from "../http/envelope";
 import { authenticate } from "./auth";

@@ -5,7 +5,7 @@ import type { ServiceContext } from "../context";
 import { notFound, refuse, ServiceError } from "../errors";
 import { nowSeconds } from "../time";
 import { requireAdmin } from "../users/admin-access";
-import { idOf } from "../users/admin-input";
+import { idOf } from "../input";
 import { statusInfo } from "./status";
 import { getUpstreamJson, upstreamBaseOf } from "./upstream";
 import { toChannelView, type ChannelView } from "./view";

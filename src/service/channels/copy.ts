@@ -3,7 +3,7 @@ import type { UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { notFound } from "../errors";
 import { requireAdmin } from "../users/admin-access";
-import { idOf, withinLength } from "../users/admin-input";
+import { idOf, withinLength } from "../input";
 import { insertChannels } from "./create";
 import type { ChannelView } from "./view";
 

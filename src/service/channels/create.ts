@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { nowSeconds } from "../time";
 import { requireAdmin } from "../users/admin-access";
-import { withinLength, type Input } from "../users/admin-input";
+import { withinLength, type Input } from "../input";
 import { channelFieldsOf, refuseIncomplete, type ChannelFields } from "./fields";
 import { BATCH_MAX } from "./lists";
 import { toChannelView, type ChannelView } from "./view";

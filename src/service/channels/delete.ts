@@ -5,7 +5,7 @@ import { ChannelStatus } from "../../shared/channel-types";
 import type { ServiceContext } from "../context";
 import { notFound } from "../errors";
 import { requireAdmin } from "../users/admin-access";
-import { idOf } from "../users/admin-input";
+import { idOf } from "../input";
 import { idListOf } from "./lists";
 import { changeChannels } from "./write";
 

@@ -4,7 +4,7 @@ import { CHANNEL_TYPES, channelTypeName } from "../../shared/channel-types";
 import type { ServiceContext } from "../context";
 import { notFound, refuse } from "../errors";
 import { requireAdmin } from "../users/admin-access";
-import { idOf, type Input } from "../users/admin-input";
+import { idOf, type Input } from "../input";
 import { channelFieldsOf } from "./fields";
 import { getUpstreamJson, upstreamBaseOf } from "./upstream";
 

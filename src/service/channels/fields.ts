@@ -1,7 +1,7 @@
 import type { ChannelPatch } from "../../db/schema";
 import { CHANNEL_TYPES, ChannelStatus } from "../../shared/channel-types";
 import { refuse } from "../errors";
-import { integerOf, withinLength, type Input } from "../users/admin-input";
+import { integerOf, withinLength, type Input } from "../input";
 import { modelMappingOf, settingOf, statusCodeMappingOf } from "./json-fields";
 import { listOf, refuseRepeats } from "./lists";
 

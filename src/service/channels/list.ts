@@ -3,7 +3,7 @@ import type { UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { notFound } from "../errors";
 import { requireAdmin } from "../users/admin-access";
-import { idOf } from "../users/admin-input";
+import { idOf } from "../input";
 import { toChannelView, type ChannelPage, type ChannelTagRow, type ChannelView } from "./view";
 
 export interface ChannelListQuery extends ChannelFilter {

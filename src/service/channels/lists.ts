@@ -1,5 +1,5 @@
 import { refuse } from "../errors";
-import { idOf } from "../users/admin-input";
+import { idOf } from "../input";
 
 /** The entries of a comma list, trimmed, empty ones dropped. */
 export const splitList = (text: string): string[] =>

@@ -5,7 +5,7 @@ import { ChannelStatus } from "../../shared/channel-types";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { requireAdmin } from "../users/admin-access";
-import type { Input } from "../users/admin-input";
+import type { Input } from "../input";
 import { channelFieldsOf, tagOf } from "./fields";
 import { idListOf } from "./lists";
 import { patchChannels } from "./write";

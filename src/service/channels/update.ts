@@ -3,7 +3,7 @@ import type { ChannelRow, UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { notFound, refuse } from "../errors";
 import { isRoot, requireAdmin } from "../users/admin-access";
-import { idOf, type Input } from "../users/admin-input";
+import { idOf, type Input } from "../input";
 import { channelFieldsOf, refuseIncomplete, type ChannelFields } from "./fields";
 import { upstreamBaseOf } from "./upstream";
 import { toChannelView, type ChannelView } from "./view";

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { nowSeconds } from "../time";
 import { requireAdmin } from "../users/admin-access";
-import { integerOf, type Input } from "../users/admin-input";
+import { integerOf, type Input } from "../input";
 import { mergeFields, NEW_CODE_FIELDS } from "./fields";
 import { newRedemptionKey } from "./key";
 import { RedemptionStatus } from "./status";

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context";
 import { notFound } from "../errors";
 import { nowSeconds } from "../time";
 import { requireAdmin } from "../users/admin-access";
-import { idOf } from "../users/admin-input";
+import { idOf } from "../input";
 import { RedemptionStatus } from "./status";
 
 /** Deletes one code, whatever its status; a deleted code can no longer be redeemed. */

@@ -3,7 +3,7 @@ import { QUOTA_PER_UNIT } from "../../shared/constants";
 import { quotaText } from "../accounts/register";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
-import { integerOf, textOf, withinLength, type Input } from "../users/admin-input";
+import { integerOf, textOf, withinLength, type Input } from "../input";
 
 export const NAME_MAX = 20;
 export const MAX_QUOTA = 1_000_000 * QUOTA_PER_UNIT;

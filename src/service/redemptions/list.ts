@@ -3,7 +3,7 @@ import type { RedemptionRow, UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { notFound } from "../errors";
 import { requireAdmin } from "../users/admin-access";
-import { idOf } from "../users/admin-input";
+import { idOf } from "../input";
 import { toRedemptionView, type RedemptionPage, type RedemptionView } from "./view";
 
 export interface RedemptionListQuery {

@@ -8,7 +8,7 @@ import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { recordBalanceChange } from "../ledger";
 import { nowSeconds } from "../time";
-import type { Input } from "../users/admin-input";
+import type { Input } from "../input";
 import { redemptionKeyOf } from "./key";
 import { isExpired, RedemptionStatus } from "./status";
 

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { nowSeconds } from "../time";
 import { requireAdmin } from "../users/admin-access";
-import { idOf, integerOf, type Input } from "../users/admin-input";
+import { idOf, integerOf, type Input } from "../input";
 import { mergeFields } from "./fields";
 import { liveRedemption } from "./list";
 import { RedemptionStatus } from "./status";

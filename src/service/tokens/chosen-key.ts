@@ -3,7 +3,7 @@ import type { UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { notFound, refuse } from "../errors";
 import { isRoot } from "../users/admin-access";
-import { idOf } from "../users/admin-input";
+import { idOf } from "../input";
 import { rawKeyOf, storedFormsOf } from "./key";
 import { announce } from "./own";
 

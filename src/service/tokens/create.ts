@@ -4,7 +4,7 @@ import type { UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { randomAlphanumeric } from "../crypto";
 import { refuse } from "../errors";
-import { integerOf, type Input } from "../users/admin-input";
+import { integerOf, type Input } from "../input";
 import { nowSeconds } from "../time";
 import { mergeFields, NEW_TOKEN_FIELDS } from "./fields";
 import { KEY_PREFIX, newRawKey, storedFormsOf } from "./key";

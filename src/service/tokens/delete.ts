@@ -3,7 +3,7 @@ import { ownLiveTokenIds, softDeleteOwnTokens } from "../../db/queries/tokens";
 import type { UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { notFound } from "../errors";
-import { idOf, type Input } from "../users/admin-input";
+import { idOf, type Input } from "../input";
 import { nowSeconds } from "../time";
 import { announce, idListOf } from "./own";
 

@@ -1,7 +1,7 @@
 import type { TokenRow } from "../../db/schema";
 import { QUOTA_PER_UNIT } from "../../shared/constants";
 import { refuse } from "../errors";
-import { integerOf, textOf, withinLength, type Input } from "../users/admin-input";
+import { integerOf, textOf, withinLength, type Input } from "../input";
 import { allowIpsOf } from "./allow-ips";
 
 export const NAME_MAX = 50;

@@ -2,7 +2,7 @@ import { findOwnToken } from "../../db/queries/tokens";
 import type { TokenRow, UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { notFound, refuse } from "../errors";
-import { idOf, type Input } from "../users/admin-input";
+import { idOf, type Input } from "../input";
 
 /** One of the owner's live tokens; someone else's answers exactly like a token that does not exist. */
 export async function ownToken(ctx: ServiceContext, owner: UserRow, id: unknown): Promise<TokenRow> {

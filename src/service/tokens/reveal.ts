@@ -2,7 +2,7 @@ import { sealedKeysOf } from "../../db/queries/tokens";
 import type { UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
-import type { Input } from "../users/admin-input";
+import type { Input } from "../input";
 import { KEY_PREFIX } from "./key";
 import { idListOf, ownToken } from "./own";
 import { unseal } from "./seal";

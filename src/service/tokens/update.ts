@@ -3,7 +3,7 @@ import { findOwnToken, updateOwnToken } from "../../db/queries/tokens";
 import type { TokenPatch, UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { notFound, refuse } from "../errors";
-import { idOf, integerOf, type Input } from "../users/admin-input";
+import { idOf, integerOf, type Input } from "../input";
 import { nowSeconds } from "../time";
 import { fieldsOf, mergeFields } from "./fields";
 import { announce } from "./own";

@@ -1,32 +1,6 @@
 import { DISPLAY_NAME_MAX } from "../../shared/constants";
 import { refuse } from "../errors";
-
-/** A request body or query as it arrives: anything may be missing or of the wrong type. */
-export type Input = Record<string, unknown>;
-
-/** A JSON number, or a string of digits (path and query values), that is a safe integer. */
-function asInteger(value: unknown): number | undefined {
-  const n = typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-  return typeof n === "number" && Number.isSafeInteger(n) ? n : undefined;
-}
-
-export function idOf(value: unknown): number {
-  const id = asInteger(value);
-  return id !== undefined && id > 0 ? id : refuse("id must be a positive integer");
-}
-
-export const integerOf = (value: unknown, name: string): number => asInteger(value) ?? refuse(`${name} must be an integer`);
-
-/** A text field: undefined when absent or null, refused when of another type. */
-export function textOf(input: Input, name: string): string | undefined {
-  const value = input[name];
-  if (value === undefined || value === null) return undefined;
-  return typeof value === "string" ? value : refuse(`${name} must be a string`);
-}
-
-export function withinLength(text: string, max: number, label: string): string {
-  return [...text].length > max ? refuse(`${label} must be at most ${max} characters`) : text;
-}
+import { withinLength } from "../input";
 
 /** Trimmed; an empty display name means "use the username", which the caller fills in. */
 export const displayNameOf = (text: string): string => withinLength(text.trim(), DISPLAY_NAME_MAX, "display name");

@@ -5,7 +5,7 @@ import { refuse } from "../errors";
 import { nowSeconds } from "../time";
 import { isRoot, manageableUser, requireAdmin } from "./admin-access";
 import { applyChange, type UserChange } from "./admin-change";
-import { idOf, integerOf, type Input } from "./admin-input";
+import { idOf, integerOf, type Input } from "../input";
 import { reloadUser } from "./self";
 
 type Action = (actor: UserRow, target: UserRow, input: Input) => UserChange;

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context";
 import { randomAlphanumeric } from "../crypto";
 import { refuse } from "../errors";
 import { nowSeconds } from "../time";
-import type { Input } from "../users/admin-input";
+import type { Input } from "../input";
 import { epaySettings } from "./epay";
 import { signEpay } from "./epay-sign";
 import { moneyText } from "./money";

@@ -2,7 +2,7 @@ import type { UserRow } from "../../db/schema";
 import { QUOTA_PER_UNIT } from "../../shared/constants";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
-import { integerOf, type Input } from "../users/admin-input";
+import { integerOf, type Input } from "../input";
 import { moneyText, toCents } from "./money";
 
 export const MAX_TOP_UP_QUOTA = 1_000_000 * QUOTA_PER_UNIT;
