@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Charge } from "../../src/service/billing/charges";
-import { ChargeJournal, orphanJournals } from "../../src/service/billing/journal";
+import { ChargeJournal, ensureJournalDir, orphanJournals } from "../../src/service/billing/journal";
 
 const charge = (quota: number): Charge => ({ userId: 1, tokenId: 2, tokenUnlimited: false, channelId: 3, quota, debit: true, log: null });
 /** A pid no process has (above Linux's pid limit). */
@@ -45,4 +45,10 @@ describe("the charge journal", () => {
     orphan!.release();
     expect(readdirSync(dir)).toEqual([`${GONE}-z.jnl`]);
   });
+});
+
+test("a journal folder that cannot be written stops the start with a message naming BILLING_JOURNAL_DIR", () => {
+  const file = join(dir, "not-a-folder");
+  writeFileSync(file, "");
+  expect(() => ensureJournalDir(join(file, "journal"))).toThrow(/billing journal folder .* cannot be written \(ENOTDIR\); set BILLING_JOURNAL_DIR/);
 });

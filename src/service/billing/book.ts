@@ -5,7 +5,7 @@ import type { NewLogRow } from "../../db/schema";
 import type { ChangeBus } from "../changes";
 import { Account } from "./accounts";
 import { totalCharges, type Charge } from "./charges";
-import { ChargeJournal, journalKey, orphanJournals } from "./journal";
+import { ChargeJournal, ensureJournalDir, journalKey, orphanJournals } from "./journal";
 import { SerialQueue } from "./serial";
 
 export class InsufficientQuotaError extends Error {
@@ -201,6 +201,7 @@ export class BalanceBook {
    */
   async recover(): Promise<number> {
     if (!this.journalPlace) return 0;
+    ensureJournalDir(this.journalPlace.dir);
     let recovered = 0;
     for (const orphan of orphanJournals(this.journalPlace.dir, this.journalPlace.databaseId)) {
       const key = journalKey(orphan.name);

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { accessSync, closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomAlphanumeric } from "../crypto";
 import type { Charge } from "./charges";
@@ -52,6 +52,17 @@ export class ChargeJournal {
     this.fd = -1;
     live.delete(this.path);
     if (remove) unlinkSync(this.path);
+  }
+}
+
+/** Creates the journal folder, or stops the start with a clear message: billing cannot run without it. */
+export function ensureJournalDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? "unusable";
+    throw new Error(`the billing journal folder ${dir} cannot be written (${reason}); set BILLING_JOURNAL_DIR to a writable folder`);
   }
 }
 
