@@ -52,3 +52,14 @@ test("a journal folder that cannot be written stops the start with a message nam
   writeFileSync(file, "");
   expect(() => ensureJournalDir(join(file, "journal"))).toThrow(/billing journal folder .* cannot be written \(ENOTDIR\); set BILLING_JOURNAL_DIR/);
 });
+
+test("a recovery that a dead process had claimed but not finished is taken over; one in progress here is not taken twice", () => {
+  writeFileSync(join(dir, `${GONE}-w.jnl.recovering-${GONE + 1}`), `${JSON.stringify({ database: "db-a" })}\n${JSON.stringify(charge(9))}\n`);
+  const [orphan, ...rest] = orphanJournals(dir, "db-a");
+  expect(rest).toEqual([]);
+  expect(orphan!.name).toBe(`${GONE}-w.jnl`);
+  expect(orphan!.charges(0).map((c) => c.quota)).toEqual([9]);
+  expect(orphanJournals(dir, "db-a")).toEqual([]);
+  orphan!.remove();
+  expect(readdirSync(dir)).toEqual([]);
+});

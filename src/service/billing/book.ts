@@ -197,7 +197,8 @@ export class BalanceBook {
 
   /**
    * Writes the charges of journals left by a process that died before writing them (the part after what the
-   * database records), each journal in one transaction with the removal of its record. Answers how many.
+   * database records), each journal in one transaction that also records the whole file as written (so a
+   * crash before the file is removed cannot replay it twice); then the file and its record go. Answers how many.
    */
   async recover(): Promise<number> {
     if (!this.journalPlace) return 0;
@@ -211,10 +212,11 @@ export class BalanceBook {
         await this.serial.run(() =>
           inTransaction(this.db, async (tx) => {
             await writeChargeTotals(tx, totals);
-            await removeKey(tx, "internals", key);
+            await upsert(tx, "internals", key, String(orphan.size));
           }),
         );
         orphan.remove();
+        await removeKey(this.db, "internals", key).catch(() => {});
         recovered += charges.length;
       } catch (error) {
         orphan.release();

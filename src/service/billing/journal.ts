@@ -4,7 +4,7 @@ import { randomAlphanumeric } from "../crypto";
 import type { Charge } from "./charges";
 
 const SUFFIX = ".jnl";
-/** Journal files this process writes (another book in the same process must not take them for orphans). */
+/** Journal files this process writes or is recovering (another book in the same process must not take them). */
 const live = new Set<string>();
 
 /**
@@ -71,6 +71,8 @@ export const journalKey = (name: string) => `billing_journal:${name}`;
 
 export interface OrphanJournal {
   name: string;
+  /** Bytes in the file: once its charges are written, the offset to record, so a replay of it adds nothing. */
+  size: number;
   /** The charges after `offset`, in the order they were settled (a torn last line is left out). */
   charges(offset: number): Charge[];
   /** Removes the file once its charges are in the database. */
@@ -79,8 +81,8 @@ export interface OrphanJournal {
   release(): void;
 }
 
-function ownerAlive(name: string): boolean {
-  const pid = Number(name.split("-")[0]);
+/** Whether process `pid` runs (another process than this one). */
+function alive(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   // The same pid as ours is a restart (pid 1 in a container): those files are not this process's own.
   if (pid === process.pid) return false;
@@ -92,27 +94,37 @@ function ownerAlive(name: string): boolean {
   }
 }
 
+/** `<pid>-<random>.jnl`, or the same claimed by a recovering process: `….jnl.recovering-<pid>`. */
+const JOURNAL_FILE = /^(\d+)-[0-9A-Za-z]+\.jnl(?:\.recovering-(\d+))?$/;
+
 /**
- * Journals in `dir` left by processes that are gone, for the database `databaseId`. Each is claimed by renaming
- * it first, so two processes starting together never replay the same file.
+ * Journals in `dir` left by processes that are gone, for the database `databaseId`: files of dead writers, and
+ * files whose recovery a dead process had claimed but not finished. Each is claimed by renaming it first, so
+ * two processes starting together never replay the same file.
  */
 export function orphanJournals(dir: string, databaseId: string): OrphanJournal[] {
-  let names: string[];
+  let files: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(SUFFIX));
+    files = readdirSync(dir);
   } catch {
     return [];
   }
   const orphans: OrphanJournal[] = [];
-  for (const name of names) {
+  for (const file of files) {
+    const match = JOURNAL_FILE.exec(file);
+    if (!match) continue;
+    const name = file.slice(0, file.indexOf(SUFFIX) + SUFFIX.length);
     const path = join(dir, name);
-    if (live.has(path) || ownerAlive(name)) continue;
+    const owner = Number(match[2] ?? match[1]);
+    if (live.has(path) || alive(owner)) continue;
     const claimed = `${path}.recovering-${process.pid}`;
+    if (live.has(claimed)) continue;
     try {
-      renameSync(path, claimed);
+      renameSync(join(dir, file), claimed);
     } catch {
       continue;
     }
+    live.add(claimed);
     const bytes = readFileSync(claimed);
     const headerEnd = bytes.indexOf(10);
     let header: { database?: string } = {};
@@ -121,10 +133,12 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
     } catch {}
     if (header.database !== databaseId) {
       renameSync(claimed, path);
+      live.delete(claimed);
       continue;
     }
     orphans.push({
       name,
+      size: bytes.length,
       charges(offset) {
         const lines = bytes.subarray(Math.max(offset, headerEnd + 1)).toString().split("\n");
         const charges: Charge[] = [];
@@ -136,8 +150,14 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
         }
         return charges;
       },
-      remove: () => unlinkSync(claimed),
-      release: () => renameSync(claimed, path),
+      remove: () => {
+        unlinkSync(claimed);
+        live.delete(claimed);
+      },
+      release: () => {
+        renameSync(claimed, path);
+        live.delete(claimed);
+      },
     });
   }
   return orphans;
