@@ -60,9 +60,20 @@ function messages({ body, reply, seq }: FakeCall): FakeReply {
 
 const DEFAULT_MODELS = ["claude-sonnet-4-20250514", "claude-3-5-haiku-20241022"];
 
-const modelList = ({ options }: FakeCall): FakeReply => {
-  const data = (options.models ?? DEFAULT_MODELS).map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }));
-  return { json: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } };
+/** The fake's largest page, small so that clients must follow has_more. */
+export const ANTHROPIC_MODEL_PAGE = 2;
+
+/** GET /v1/models?after_id=&limit=: a page of the list after the model named. */
+const modelList = ({ options, url }: FakeCall): FakeReply => {
+  const models = options.models ?? DEFAULT_MODELS;
+  const after = url.searchParams.get("after_id");
+  const start = after === null ? 0 : models.indexOf(after) + 1;
+  if (start === 0 && after !== null) return { json: anthropicError(400, `after_id: unknown model ${after}`), status: 400 };
+  const limit = Math.min(Number(url.searchParams.get("limit") ?? 20) || 20, ANTHROPIC_MODEL_PAGE);
+  const data = models
+    .slice(start, start + limit)
+    .map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }));
+  return { json: { data, has_more: start + limit < models.length, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } };
 };
 
 export const anthropicDialect: FakeDialect = {

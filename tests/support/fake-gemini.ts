@@ -45,15 +45,23 @@ function generate(call: FakeCall, model: string, stream: boolean): FakeReply {
 
 const DEFAULT_MODELS = ["gemini-2.0-flash", "gemini-2.5-flash"];
 
-const modelList = ({ options }: FakeCall): FakeReply => ({
-  json: {
-    models: (options.models ?? DEFAULT_MODELS).map((id) => ({
-      name: `models/${id}`,
-      displayName: id,
-      supportedGenerationMethods: ["generateContent", "streamGenerateContent"],
-    })),
-  },
-});
+/** The fake's largest page, small so that clients must follow nextPageToken. */
+export const GEMINI_MODEL_PAGE = 2;
+
+/** GET /v1beta/models?pageSize=&pageToken=: a page of the list; the token is opaque to clients. */
+const modelList = ({ options, url }: FakeCall): FakeReply => {
+  const models = options.models ?? DEFAULT_MODELS;
+  const token = url.searchParams.get("pageToken");
+  const start = token === null ? 0 : Number(/^page-(\d+)$/.exec(token)?.[1] ?? NaN);
+  if (!Number.isInteger(start) || start > models.length) return { json: geminiError(400, "Invalid page token."), status: 400 };
+  const size = Math.min(Number(url.searchParams.get("pageSize") ?? 50) || 50, GEMINI_MODEL_PAGE);
+  const page = models.slice(start, start + size).map((id) => ({
+    name: `models/${id}`,
+    displayName: id,
+    supportedGenerationMethods: ["generateContent", "streamGenerateContent"],
+  }));
+  return { json: { models: page, ...(start + size < models.length && { nextPageToken: `page-${start + size}` }) } };
+};
 
 export const geminiDialect: FakeDialect = {
   model: (url) => MODEL_PATH.exec(url.pathname)?.[1],

@@ -7,7 +7,7 @@ import { nowSeconds } from "../time";
 import { requireAdmin } from "../users/admin-access";
 import { idOf } from "../input";
 import { statusInfo } from "./status";
-import { getUpstreamJson, upstreamBaseOf } from "./upstream";
+import { bearerHeaders, getUpstreamJson, upstreamBaseOf } from "./upstream";
 import { toChannelView, type ChannelView } from "./view";
 import { patchChannels } from "./write";
 
@@ -20,11 +20,12 @@ const dateOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice
 /** The subscription's hard limit (USD) less the usage of the last 100 days (cents). */
 async function upstreamBalance(channel: ChannelRow): Promise<number> {
   if (!REPORTING_TYPES.has(channel.type)) refuse(`balance query is not supported for channel type ${channelTypeName(channel.type)}`);
-  const base = upstreamBaseOf(channel);
-  const subscription = await getUpstreamJson(base, "/v1/dashboard/billing/subscription", channel.key, WHAT);
+  const base = upstreamBaseOf(channel) || refuse(`${WHAT} failed: the channel has no base URL`);
+  const auth = bearerHeaders(channel.key);
+  const subscription = await getUpstreamJson(`${base}/v1/dashboard/billing/subscription`, auth, WHAT);
   const now = nowSeconds();
   const period = `start_date=${dateOf(now - 100 * DAY)}&end_date=${dateOf(now + DAY)}`;
-  const usage = await getUpstreamJson(base, `/v1/dashboard/billing/usage?${period}`, channel.key, WHAT);
+  const usage = await getUpstreamJson(`${base}/v1/dashboard/billing/usage?${period}`, auth, WHAT);
   const limit = (subscription as { hard_limit_usd?: unknown } | null)?.hard_limit_usd;
   const used = (usage as { total_usage?: unknown } | null)?.total_usage;
   if (typeof limit !== "number" || typeof used !== "number") refuse(`${WHAT} failed: the upstream reply is not a balance`);

@@ -1,6 +1,7 @@
 import type { ChannelRow } from "../../db/schema";
 import { CHANNEL_TYPES } from "../../shared/channel-types";
 import { refuse } from "../errors";
+import { firstKeyOf } from "./dialects";
 
 const TIMEOUT_MS = 15_000;
 
@@ -8,16 +9,18 @@ const TIMEOUT_MS = 15_000;
 export const upstreamBaseOf = (channel: Pick<ChannelRow, "type" | "base_url">): string =>
   (channel.base_url || CHANNEL_TYPES.get(channel.type)?.baseUrl || "").replace(/\/+$/, "");
 
+/** OpenAI's authentication: the channel's first key as a Bearer token. */
+export const bearerHeaders = (key: string): Record<string, string> => ({ authorization: `Bearer ${firstKeyOf(key)}` });
+
 /**
- * GET of an upstream's JSON with a Bearer key. Failures are told by kind and status only: upstream error
+ * GET of an upstream's JSON, the key in `headers`. Failures are told by kind and status only: upstream error
  * text can echo the key and the address is the operator's, so neither reaches the message.
  */
-export async function getUpstreamJson(base: string, path: string, key: string, what: string): Promise<unknown> {
-  if (!base) refuse(`${what} failed: the channel has no base URL`);
+export async function getUpstreamJson(url: string, headers: Record<string, string>, what: string): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(base + path, {
-      headers: { authorization: `Bearer ${key.split("\n")[0]!.trim()}`, accept: "application/json" },
+    response = await fetch(url, {
+      headers: { ...headers, accept: "application/json" },
       redirect: "manual",
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

@@ -1,4 +1,5 @@
 import type { ChannelRow } from "../../../db/schema";
+import { anthropicHeaders } from "../../../service/channels/dialects";
 import { invalidRequest } from "../../../service/relay/errors";
 import { channelBaseUrl, firstKey } from "./base-url";
 import { mapEventStream, parseEvent, type EventMapper } from "./event-stream";
@@ -18,7 +19,6 @@ import {
 import type { Provider, UpstreamCall } from "./types";
 
 const FAMILY = "Anthropic";
-const API_VERSION = "2023-06-01";
 /**
  * The Messages API requires max_tokens. When the client sets none (max_completion_tokens or max_tokens)
  * we ask for 4096: the largest output every Claude model accepts (Claude 3 models top out there), so
@@ -145,7 +145,7 @@ export const anthropicProvider: Provider = {
     const json = call.json ?? JSON.parse(String(call.body));
     return {
       url: `${channelBaseUrl(channel)}/v1/messages`,
-      headers: { "x-api-key": firstKey(channel), "anthropic-version": API_VERSION, "content-type": "application/json" },
+      headers: { ...anthropicHeaders(firstKey(channel)), "content-type": "application/json" },
       body: JSON.stringify(messagesBody(json, call.model, call.stream)),
     };
   },

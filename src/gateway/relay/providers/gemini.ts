@@ -1,4 +1,5 @@
 import type { ChannelRow } from "../../../db/schema";
+import { geminiHeaders, geminiVersionOf } from "../../../service/channels/dialects";
 import { invalidRequest } from "../../../service/relay/errors";
 import { channelBaseUrl, firstKey } from "./base-url";
 import { mapEventStream, parseEvent, type EventMapper } from "./event-stream";
@@ -18,8 +19,6 @@ import {
 import type { Provider, UpstreamCall } from "./types";
 
 const FAMILY = "Gemini";
-/** The channel's `other` names the API version, as for the dialect; this when it is empty. */
-const DEFAULT_VERSION = "v1beta";
 
 const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"]);
 function finishOf(reason: unknown): FinishReason {
@@ -131,12 +130,12 @@ export const geminiProvider: Provider = {
   endpoints: new Set(["chat"]),
   request(channel: ChannelRow, call: UpstreamCall) {
     const json = call.json ?? JSON.parse(String(call.body));
-    const version = channel.other.trim() || DEFAULT_VERSION;
+    const version = geminiVersionOf(channel.other);
     const model = encodeURIComponent(call.model.replace(/^models\//, ""));
     const method = call.stream ? "streamGenerateContent?alt=sse" : "generateContent";
     return {
       url: `${channelBaseUrl(channel)}/${version}/models/${model}:${method}`,
-      headers: { "x-goog-api-key": firstKey(channel), "content-type": "application/json" },
+      headers: { ...geminiHeaders(firstKey(channel)), "content-type": "application/json" },
       body: JSON.stringify(generateContentBody(json)),
     };
   },
