@@ -42,14 +42,15 @@ export async function migrateWithMigrator(db: Db): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }
 
-type Exec = Pick<Db["k"], "executeQuery">;
+/** Anything that runs a compiled query: the database or an open transaction. */
+type QueryRunner = Pick<Db["k"], "executeQuery">;
 
-async function rows<R>(k: Exec, query: string, parameters: unknown[] = []): Promise<R[]> {
+async function rows<R>(k: QueryRunner, query: string, parameters: unknown[] = []): Promise<R[]> {
   return (await k.executeQuery<R>(CompiledQuery.raw(query, parameters))).rows;
 }
 
 /** Names of the schema objects (tables, indexes, views, triggers) in the database, SQLite's own left out. */
-async function sqliteObjects(k: Exec): Promise<string[]> {
+async function sqliteObjects(k: QueryRunner): Promise<string[]> {
   const found = await rows<{ name: string }>(k, `select "name" from "sqlite_master" where "name" not like 'sqlite\\_%' escape '\\'`);
   return found.map((r) => r.name);
 }

@@ -76,6 +76,23 @@ function upstreamCall(s: CallState, upstreamModel: string, provider: Provider): 
   return { ...s.req.upstream(upstreamModel), path: s.req.path, model: upstreamModel };
 }
 
+/**
+ * The next channel to try whose family serves this endpoint, with its provider. Channels of families that do
+ * not are passed over (nothing is sent, they are not at fault); the refusal of the last one is kept for the
+ * case where no channel serves the endpoint.
+ */
+function pickServing(s: CallState, groups: string[], excluded: Set<number>) {
+  let unserved: (AttemptResult & { ok: false }) | undefined;
+  for (;;) {
+    const picked = pickChannel(s, groups, excluded);
+    if (!picked) return { unserved };
+    const provider = providerFor(picked.channel.row.type);
+    if (!provider.endpoints || provider.endpoints.has(s.endpoint.kind)) return { ...picked, provider, unserved };
+    unserved = unservedEndpoint(s, picked.channel);
+    excluded.add(picked.channel.row.id);
+  }
+}
+
 /** The refusal for an endpoint the channel's family does not serve; nothing is sent upstream. */
 function unservedEndpoint(s: CallState, channel: RouteChannel): AttemptResult & { ok: false } {
   const family = channelTypeName(channel.row.type);
@@ -142,17 +159,10 @@ async function tryChannels(s: CallState, groups: string[], billing: Omit<Success
   const retries = caller.pinnedChannelId === undefined ? ctx.options.num("RetryTimes") : 0;
   let last: (AttemptResult & { ok: false }) | undefined;
   for (let attempt = 0; attempt <= retries; attempt++) {
-    const picked = pickChannel(s, groups, excluded);
-    if (!picked) break;
-    const { channel, group } = picked;
-    const provider = providerFor(channel.row.type);
-    if (provider.endpoints && !provider.endpoints.has(s.endpoint.kind)) {
-      // Not an attempt (nothing was sent, the channel is not at fault): try another channel, if any serves it.
-      last = unservedEndpoint(s, channel);
-      excluded.add(channel.row.id);
-      attempt--;
-      continue;
-    }
+    const next = pickServing(s, groups, excluded);
+    last = next.unserved ?? last;
+    if (!("channel" in next)) break;
+    const { channel, group, provider } = next;
     s.channelsTried.push(channel.row.id);
     const upstreamModel = mapModel(channel.modelMapping, req.model);
     const result = await attemptUpstream(channel, upstreamCall(s, upstreamModel, provider), ctx.config.relayTimeoutMs, provider);

@@ -38,10 +38,6 @@ async function allPages(page: (cursor: string | undefined) => Promise<Page>): Pr
   return [...new Set(ids.filter((id): id is string => typeof id === "string" && id !== ""))];
 }
 
-/**
- * A GET of an upstream's JSON with the dialect's own auth headers. Failures are told by kind and status
- * only, as getUpstreamJson tells them: neither the key nor the address reaches the message.
- */
 
 /** OpenAI dialect: GET {base}/v1/models with a Bearer key, one page {data: [{id}]}. */
 const openaiModels = (base: string, channel: Channel) =>

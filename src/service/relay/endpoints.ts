@@ -82,7 +82,9 @@ export function promptFitsIn(rawJson: string, tokens: number): boolean {
   return rawJson.length <= tokens && Buffer.byteLength(rawJson) <= tokens && !MEDIA_PART.test(rawJson);
 }
 
-const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+/** A token count from an upstream report: a non-negative integer, 0 when missing or malformed. */
+export const tokenCount = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+const num = tokenCount;
 
 /** The usage an upstream reported in a JSON reply (or one stream event), if it reported any. */
 export function reportedUsage(kind: EndpointKind, reply: Body | null | undefined): Usage | undefined {

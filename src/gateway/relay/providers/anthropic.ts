@@ -1,21 +1,8 @@
 import type { ChannelRow } from "../../../db/schema";
 import { anthropicHeaders } from "../../../service/channels/dialects";
-import { invalidRequest } from "../../../service/relay/errors";
 import { channelBaseUrl, firstKey } from "./base-url";
 import { mapEventStream, parseEvent, type EventMapper } from "./event-stream";
-import {
-  ChunkWriter,
-  chatCompletion,
-  isNumber,
-  partsOf,
-  refuseUntranslatable,
-  stopList,
-  textOf,
-  tokenCount,
-  type FinishReason,
-  type Part,
-  type TokenCounts,
-} from "./openai-shape";
+import { ChunkWriter, chatCompletion, chatTurns, isNumber, stopList, tokenCount, type FinishReason, type Part, type TokenCounts } from "./openai-shape";
 import type { Provider, UpstreamCall } from "./types";
 
 const FAMILY = "Anthropic";
@@ -48,24 +35,13 @@ function contentOf(parts: Part[]): string | object[] {
 
 /** The Messages API body for an OpenAI chat request. */
 export function messagesBody(body: Record<string, any>, model: string, stream: boolean): Record<string, unknown> {
-  refuseUntranslatable(body, FAMILY);
-  if (!Array.isArray(body.messages)) throw invalidRequest("messages must be an array");
-  const system: string[] = [];
-  const messages: { role: string; content: string | object[] }[] = [];
-  for (const m of body.messages) {
-    const role = m?.role;
-    if (role === "system" || role === "developer") system.push(textOf(m.content, FAMILY));
-    else if (role === "user" || role === "assistant") {
-      // Consecutive turns of one role are allowed: the API joins them.
-      messages.push({ role, content: contentOf(partsOf(m.content, FAMILY)) });
-    } else throw invalidRequest(`messages with role ${JSON.stringify(role)} are not supported on ${FAMILY} channels`);
-  }
+  const { system, turns } = chatTurns(body, FAMILY);
   const out: Record<string, unknown> = {
     model,
     max_tokens: tokenCount(body.max_completion_tokens) || tokenCount(body.max_tokens) || DEFAULT_MAX_TOKENS,
-    messages,
+    messages: turns.map((t) => ({ role: t.role, content: contentOf(t.parts) })),
   };
-  if (system.length) out.system = system.join("\n\n");
+  if (system) out.system = system;
   // Passed as given: Claude takes 0..1 and answers 400 (relayed with its status) to more.
   if (isNumber(body.temperature)) out.temperature = body.temperature;
   if (isNumber(body.top_p)) out.top_p = body.top_p;

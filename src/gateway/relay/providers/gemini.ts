@@ -3,19 +3,7 @@ import { geminiHeaders, geminiVersionOf } from "../../../service/channels/dialec
 import { invalidRequest } from "../../../service/relay/errors";
 import { channelBaseUrl, firstKey } from "./base-url";
 import { mapEventStream, parseEvent, type EventMapper } from "./event-stream";
-import {
-  ChunkWriter,
-  chatCompletion,
-  isNumber,
-  partsOf,
-  refuseUntranslatable,
-  stopList,
-  textOf,
-  tokenCount,
-  type FinishReason,
-  type Part,
-  type TokenCounts,
-} from "./openai-shape";
+import { ChunkWriter, chatCompletion, chatTurns, isNumber, stopList, tokenCount, type FinishReason, type Part, type TokenCounts } from "./openai-shape";
 import type { Provider, UpstreamCall } from "./types";
 
 const FAMILY = "Gemini";
@@ -34,17 +22,8 @@ function geminiPart(p: Part): object {
 
 /** The generateContent body for an OpenAI chat request. */
 export function generateContentBody(body: Record<string, any>): Record<string, unknown> {
-  refuseUntranslatable(body, FAMILY);
-  if (!Array.isArray(body.messages)) throw invalidRequest("messages must be an array");
-  const system: string[] = [];
-  const contents: { role: string; parts: object[] }[] = [];
-  for (const m of body.messages) {
-    const role = m?.role;
-    if (role === "system" || role === "developer") system.push(textOf(m.content, FAMILY));
-    else if (role === "user" || role === "assistant") {
-      contents.push({ role: role === "assistant" ? "model" : "user", parts: partsOf(m.content, FAMILY).map(geminiPart) });
-    } else throw invalidRequest(`messages with role ${JSON.stringify(role)} are not supported on ${FAMILY} channels`);
-  }
+  const { system, turns } = chatTurns(body, FAMILY);
+  const contents = turns.map((t) => ({ role: t.role === "assistant" ? "model" : "user", parts: t.parts.map(geminiPart) }));
   const config: Record<string, unknown> = {};
   const maxTokens = tokenCount(body.max_completion_tokens) || tokenCount(body.max_tokens);
   if (maxTokens) config.maxOutputTokens = maxTokens;
@@ -53,7 +32,7 @@ export function generateContentBody(body: Record<string, any>): Record<string, u
   const stop = stopList(body.stop);
   if (stop) config.stopSequences = stop;
   const out: Record<string, unknown> = { contents };
-  if (system.length) out.systemInstruction = { parts: [{ text: system.join("\n\n") }] };
+  if (system) out.systemInstruction = { parts: [{ text: system }] };
   if (Object.keys(config).length) out.generationConfig = config;
   return out;
 }

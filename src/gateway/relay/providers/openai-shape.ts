@@ -1,4 +1,6 @@
+import { tokenCount } from "../../../service/relay/endpoints";
 import { invalidRequest } from "../../../service/relay/errors";
+import { nowSeconds } from "../../../service/time";
 
 /** What the client's OpenAI chat request becomes in other dialects: shared reading helpers and reply builders. */
 
@@ -15,8 +17,7 @@ export interface TokenCounts {
   reasoning?: number;
 }
 
-/** A token count from an upstream report: a non-negative integer, 0 when missing or malformed. */
-export const tokenCount = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+export { tokenCount };
 
 /** OpenAI's usage object, as reportedUsage reads it back for billing. */
 export function openaiUsage(t: TokenCounts) {
@@ -28,8 +29,6 @@ export function openaiUsage(t: TokenCounts) {
     ...(t.reasoning ? { completion_tokens_details: { reasoning_tokens: t.reasoning } } : {}),
   };
 }
-
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 export function chatCompletion(p: {
   id: string;
@@ -129,6 +128,22 @@ export function stopList(stop: unknown): string[] | undefined {
     return list.length ? list : undefined;
   }
   return undefined;
+}
+
+/** An OpenAI chat request's messages as the other dialects take them: the system text apart, then the turns. */
+export function chatTurns(body: Record<string, any>, family: string): { system: string; turns: { role: "user" | "assistant"; parts: Part[] }[] } {
+  refuseUntranslatable(body, family);
+  if (!Array.isArray(body.messages)) throw invalidRequest("messages must be an array");
+  const system: string[] = [];
+  const turns: { role: "user" | "assistant"; parts: Part[] }[] = [];
+  for (const m of body.messages) {
+    const role = m?.role;
+    if (role === "system" || role === "developer") system.push(textOf(m.content, family));
+    // Consecutive turns of one role are allowed: both APIs join them.
+    else if (role === "user" || role === "assistant") turns.push({ role, parts: partsOf(m.content, family) });
+    else throw invalidRequest(`messages with role ${JSON.stringify(role)} are not supported on ${family} channels`);
+  }
+  return { system: system.join("\n\n"), turns };
 }
 
 /** What this translation does not carry; refused rather than silently dropped, since the answer would differ. */
