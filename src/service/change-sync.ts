@@ -1,7 +1,7 @@
 import { RedisClient } from "bun";
 import type { Exec } from "../db/exec";
 import { readChangeStamps, writeChangeStamp } from "../db/queries/change-stamps";
-import { CHANGE_TOPICS, type ChangeBus, type ChangeTopic } from "./changes";
+import { CHANGE_TOPICS, type Amounts, type ChangeBus, type ChangeTopic } from "./changes";
 import { randomAlphanumeric } from "./crypto";
 
 export interface ChangeSync {
@@ -64,35 +64,53 @@ export async function syncThroughDatabase(db: Exec, bus: ChangeBus, pollMs = 500
 
 const CHANNEL = "tollgate:changes";
 
+type Message =
+  | { origin: string; topic: ChangeTopic; id?: number }
+  | { origin: string; topic: "spent"; users?: number[]; tokens?: number[]; seq?: number }
+  | { origin: string; topic: "settled"; seq: number; users: [number, number][]; tokens: [number, number][] };
+
+/** The (id, amount) pairs of a message as a map; malformed pairs and amounts that are not positive are left out. */
+function amounts(pairs: unknown): Amounts {
+  const map: Amounts = new Map();
+  if (!Array.isArray(pairs)) return map;
+  for (const pair of pairs) {
+    if (Array.isArray(pair) && Number.isSafeInteger(pair[0]) && Number.isSafeInteger(pair[1]) && pair[1] > 0) map.set(pair[0], pair[1]);
+  }
+  return map;
+}
+
 /**
  * With Redis: changes are published at once and every other process delivers them, with the row id; so are
- * the balances each flush of the balance book wrote, so instances sharing users never spend against a stale one.
+ * the charges each process settles (at the end of each turn) and the balances each flush of the balance book
+ * wrote, so instances sharing users never spend against a stale balance nor another instance's unwritten charges.
  */
 export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: string): Promise<ChangeSync> {
   const origin = randomAlphanumeric(16);
   const publisher = new RedisClient(url);
   const subscriber = new RedisClient(url);
   const channel = `${CHANNEL}:${namespace}`;
-  await subscriber.subscribe(channel, (message: string) => {
+  await subscriber.subscribe(channel, (text: string) => {
     try {
-      const event = JSON.parse(message) as { origin: string; topic: ChangeTopic | "spent"; id?: number; users?: number[]; tokens?: number[] };
-      if (event.origin === origin) return;
-      if (event.topic === "spent") {
-        for (const id of event.users ?? []) bus.deliver("users", id);
-        for (const id of event.tokens ?? []) bus.deliver("tokens", id);
-      } else if (CHANGE_TOPICS.includes(event.topic)) bus.deliver(event.topic, event.id);
+      const message = JSON.parse(text) as Message;
+      if (message.origin === origin || typeof message.origin !== "string") return;
+      if (message.topic === "settled") {
+        if (Number.isSafeInteger(message.seq)) bus.deliverSettled(message.origin, message.seq, amounts(message.users), amounts(message.tokens));
+      } else if (message.topic === "spent") {
+        if (typeof message.seq === "number" && message.seq > 0) bus.deliverWritten(message.origin, message.seq);
+        for (const id of message.users ?? []) bus.deliver("users", id);
+        for (const id of message.tokens ?? []) bus.deliver("tokens", id);
+      } else if (CHANGE_TOPICS.includes(message.topic)) bus.deliver(message.topic, message.id);
     } catch {}
   });
   const sending = new Outgoing();
-  bus.outbox = (topic, id) => {
-    sending.track(publisher.publish(channel, JSON.stringify({ origin, topic, id })));
-  };
-  bus.spentOutbox = (users, tokens) => {
-    sending.track(publisher.publish(channel, JSON.stringify({ origin, topic: "spent", users, tokens })));
-  };
+  const publish = (message: Message) => sending.track(publisher.publish(channel, JSON.stringify(message)));
+  bus.outbox = (topic, id) => publish({ origin, topic, id });
+  bus.settledOutbox = (seq, users, tokens) => publish({ origin, topic: "settled", seq, users: [...users], tokens: [...tokens] });
+  bus.spentOutbox = (users, tokens, seq) => publish({ origin, topic: "spent", users, tokens, seq });
   return {
     async close() {
       bus.outbox = undefined;
+      bus.settledOutbox = undefined;
       bus.spentOutbox = undefined;
       await sending.settled();
       subscriber.close();

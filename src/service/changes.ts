@@ -4,6 +4,24 @@ export const CHANGE_TOPICS: readonly ChangeTopic[] = ["channels", "tokens", "use
 
 type Listener = (id?: number) => void;
 
+/** Amounts by user or token id. */
+export type Amounts = Map<number, number>;
+
+/** What a balance book hears of the charges other instances hold in memory. */
+export interface RemoteSpending {
+  /** Charges instance `origin` settled in one turn (its `seq`-th such batch) and has not written yet. */
+  settled(origin: string, seq: number, users: Amounts, tokens: Amounts): void;
+  /** Instance `origin` has written every charge it settled up to its batch `seq`. */
+  written(origin: string, seq: number): void;
+}
+
+/** The charges this process settled in the current turn of the event loop, not yet told to other instances. */
+interface SettledBatch {
+  seq: number;
+  users: Amounts;
+  tokens: Amounts;
+}
+
 /**
  * Tells in-memory caches that stored data changed. Service writes emit after they commit; caches
  * (the relay's routing table, token and user caches, the balance book, options) listen and drop or
@@ -11,12 +29,18 @@ type Listener = (id?: number) => void;
  */
 export class ChangeBus {
   private readonly listeners = new Map<ChangeTopic, Set<Listener>>();
+  private readonly spending = new Set<RemoteSpending>();
+  private settledBatch: SettledBatch | null = null;
+  private settledSeq = 0;
   outbox: ((topic: ChangeTopic, id?: number) => void) | undefined;
   /**
-   * Tells other instances which balances this one has just written (only where instances share balances, i.e.
-   * through Redis); they deliver it as changes of those users and tokens and re-read the balances.
+   * Tells other instances which balances this one has just written, and up to which settled batch (only where
+   * instances share balances, i.e. through Redis); they deliver it as changes of those users and tokens and
+   * re-read the balances.
    */
-  spentOutbox: ((users: number[], tokens: number[]) => void) | undefined;
+  spentOutbox: ((users: number[], tokens: number[], seq: number) => void) | undefined;
+  /** Tells other instances what this one settled in one turn, before it is written (set with `spentOutbox`). */
+  settledOutbox: ((seq: number, users: Amounts, tokens: Amounts) => void) | undefined;
 
   on(topic: ChangeTopic, listener: Listener): () => void {
     let set = this.listeners.get(topic);
@@ -25,19 +49,65 @@ export class ChangeBus {
     return () => set.delete(listener);
   }
 
+  onRemoteSpending(listener: RemoteSpending): () => void {
+    this.spending.add(listener);
+    return () => this.spending.delete(listener);
+  }
+
   /** `id` names the one changed row when there is one; without it, everything of the topic may have changed. */
   emit(topic: ChangeTopic, id?: number): void {
     this.deliver(topic, id);
     this.outbox?.(topic, id);
   }
 
-  /** Balances this process wrote (its own caches already know): told to other processes only. */
-  announceSpent(users: number[], tokens: number[]): void {
-    if (users.length + tokens.length > 0) this.spentOutbox?.(users, tokens);
+  /**
+   * A charge this process settled (`tokenId` 0 when no limited token pays): summed with the others of this turn
+   * and told to other instances at its end, in one batch. Nothing is done when no other instance listens.
+   */
+  announceSettled(userId: number, tokenId: number, quota: number): void {
+    if (!this.settledOutbox || quota <= 0) return;
+    let batch = this.settledBatch;
+    if (!batch) {
+      batch = this.settledBatch = { seq: ++this.settledSeq, users: new Map(), tokens: new Map() };
+      setImmediate(() => this.sendSettled());
+    }
+    batch.users.set(userId, (batch.users.get(userId) ?? 0) + quota);
+    if (tokenId) batch.tokens.set(tokenId, (batch.tokens.get(tokenId) ?? 0) + quota);
+  }
+
+  /**
+   * Sends this turn's batch now and answers the number of the last batch sent: a flush that takes every charge
+   * settled so far writes all batches up to it.
+   */
+  sealSettled(): number {
+    this.sendSettled();
+    return this.settledSeq;
+  }
+
+  private sendSettled(): void {
+    const batch = this.settledBatch;
+    if (!batch) return;
+    this.settledBatch = null;
+    this.settledOutbox?.(batch.seq, batch.users, batch.tokens);
+  }
+
+  /** Balances this process wrote (its own caches already know), with all its batches up to `seq`: told to other processes only. */
+  announceSpent(users: number[], tokens: number[], seq = 0): void {
+    if (users.length + tokens.length > 0) this.spentOutbox?.(users, tokens, seq);
   }
 
   /** A change another process made: told to local listeners only. */
   deliver(topic: ChangeTopic, id?: number): void {
     for (const listener of this.listeners.get(topic) ?? []) listener(id);
+  }
+
+  /** Charges another instance settled and has not written yet. */
+  deliverSettled(origin: string, seq: number, users: Amounts, tokens: Amounts): void {
+    for (const listener of this.spending) listener.settled(origin, seq, users, tokens);
+  }
+
+  /** Another instance has written every charge of its batches up to `seq`. */
+  deliverWritten(origin: string, seq: number): void {
+    for (const listener of this.spending) listener.written(origin, seq);
   }
 }

@@ -2,8 +2,8 @@ import { inTransaction, type Exec } from "../../db/exec";
 import { readTokenRemain, readUserQuota, writeChargeTotals } from "../../db/queries/charges";
 import { readOne, removeKey, upsert } from "../../db/queries/key-value";
 import type { NewLogRow } from "../../db/schema";
-import type { ChangeBus } from "../changes";
-import { Account } from "./accounts";
+import type { Amounts, ChangeBus } from "../changes";
+import { Account, type RemoteCharge } from "./accounts";
 import { totalCharges, type Charge } from "./charges";
 import { ChargeJournal, ensureJournalDir, journalKey, orphanJournals } from "./journal";
 import { SerialQueue } from "./serial";
@@ -27,6 +27,24 @@ export interface JournalPlace {
 /** A journal file grows to about this size, then the next charges go to a new one and it is removed once written. */
 const JOURNAL_ROTATE_BYTES = 16 * 1024 * 1024;
 
+/**
+ * How long a charge another instance settled but has not written counts here at most: the first reload of its
+ * account after that forgets it. It bounds what a crashed instance (whose journal a later start replays), or a
+ * lost announcement, can hold back; a live instance writes within a flush interval.
+ */
+const REMOTE_CHARGE_TTL_MS = 10_000;
+
+/** The charges another instance settled in one turn, kept until it writes them, for accounts first loaded meanwhile. */
+interface RemoteBatch {
+  origin: string;
+  seq: number;
+  at: number;
+  users: Amounts;
+  tokens: Amounts;
+}
+
+type Side = "users" | "tokens";
+
 export interface Reservation {
   readonly userId: number;
   readonly tokenId: number;
@@ -41,6 +59,8 @@ export interface Reservation {
  * every `flushMs`. Reloads of changed balances run in the same serial queue as flushes, so a value read
  * from the database is never counted twice. With a journal place, each settled charge is also appended to a
  * journal file at once, so a process that dies between flushes loses nothing: the next start replays it.
+ * Where instances share balances (through Redis), each also counts the charges the others have settled and not yet
+ * written, from when they announce them until the database has them.
  */
 export class BalanceBook {
   private readonly users = new Map<number, Account>();
@@ -51,6 +71,12 @@ export class BalanceBook {
   private readonly unsubscribe: (() => void)[];
   /** Open journal files, the one written now last; earlier ones go once the database has all of them. */
   private readonly journals: ChargeJournal[] = [];
+  /** Other instances' unwritten batches, in arrival order. */
+  private remoteBatches: RemoteBatch[] = [];
+  /** The last batch each other instance has announced written. */
+  private readonly remoteWritten = new Map<string, number>();
+  /** How long another instance's unwritten charge counts at most (see REMOTE_CHARGE_TTL_MS). */
+  remoteTtlMs = REMOTE_CHARGE_TTL_MS;
 
   constructor(
     private readonly db: Exec,
@@ -63,36 +89,83 @@ export class BalanceBook {
     this.unsubscribe = [
       changes.on("users", (id) => this.markStale(this.users, id)),
       changes.on("tokens", (id) => this.markStale(this.tokens, id)),
+      changes.onRemoteSpending({
+        settled: (origin, seq, users, tokens) => this.addRemoteBatch(origin, seq, users, tokens),
+        written: (origin, seq) => this.forgetWrittenBatches(origin, seq),
+      }),
     ];
   }
 
   private markStale(accounts: Map<number, Account>, id?: number): void {
-    if (id === undefined) for (const account of accounts.values()) account.stale = true;
-    else {
-      const account = accounts.get(id);
-      if (account) account.stale = true;
-    }
+    if (id === undefined) for (const account of accounts.values()) account.markStale();
+    else accounts.get(id)?.markStale();
   }
 
-  private async account(
-    accounts: Map<number, Account>,
-    id: number,
-    read: (db: Exec, id: number) => Promise<number | undefined>,
-  ): Promise<Account> {
+  private addRemoteBatch(origin: string, seq: number, users: Amounts, tokens: Amounts): void {
+    if (seq <= (this.remoteWritten.get(origin) ?? 0)) return;
+    const at = Date.now();
+    while (this.remoteBatches.length > 0 && this.remoteBatches[0]!.at <= at - this.remoteTtlMs) this.remoteBatches.shift();
+    this.remoteBatches.push({ origin, seq, at, users, tokens });
+    for (const [id, amount] of users) this.users.get(id)?.addRemote({ origin, seq, amount, at });
+    for (const [id, amount] of tokens) this.tokens.get(id)?.addRemote({ origin, seq, amount, at });
+  }
+
+  /**
+   * The database has `origin`'s batches up to `seq`. Accounts loaded from now on read them; held accounts they touched
+   * forget them at their next reload, which the same announcement asks for by telling them as changed.
+   */
+  private forgetWrittenBatches(origin: string, seq: number): void {
+    if (seq <= (this.remoteWritten.get(origin) ?? 0)) return;
+    this.remoteWritten.set(origin, seq);
+    this.remoteBatches = this.remoteBatches.filter((batch) => batch.origin !== origin || batch.seq > seq);
+  }
+
+  /** Whether an account can be used as it is: nothing changed behind our back, and no remote charge outlived its time. */
+  private usable(account: Account): boolean {
+    if (account.stale) return false;
+    const oldest = account.remoteCharges[0];
+    return oldest === undefined || oldest.at > Date.now() - this.remoteTtlMs;
+  }
+
+  /** An account not loaded yet, with the unwritten charges other instances have told of. */
+  private newAccount(side: Side, id: number): Account {
+    const account = new Account(0);
+    account.stale = true;
+    const expired = Date.now() - this.remoteTtlMs;
+    for (const batch of this.remoteBatches) {
+      const amount = batch[side].get(id);
+      if (amount !== undefined && batch.at > expired) account.addRemote({ origin: batch.origin, seq: batch.seq, amount, at: batch.at });
+    }
+    return account;
+  }
+
+  /**
+   * The remote charges a reload starting now may forget: those announced written before it (the value it reads
+   * has them) and expired ones. Charges written while it runs may be in the value too; they are kept, counted
+   * twice until their announcement makes the account reload again.
+   */
+  private forgettable(account: Account): Set<RemoteCharge> | undefined {
+    if (account.remoteCharges.length === 0) return undefined;
+    const expired = Date.now() - this.remoteTtlMs;
+    const written = (charge: RemoteCharge) => charge.seq <= (this.remoteWritten.get(charge.origin) ?? 0);
+    return new Set(account.remoteCharges.filter((charge) => charge.at <= expired || written(charge)));
+  }
+
+  private async account(side: Side, id: number): Promise<Account> {
+    const accounts = this[side];
     const known = accounts.get(id);
-    if (known && !known.stale) return known;
+    if (known && this.usable(known)) return known;
     return this.serial.run(async () => {
-      const current = accounts.get(id);
-      if (current && !current.stale) return current;
-      const stored = (await read(this.db, id)) ?? 0;
-      if (current) {
-        current.committed = stored;
-        current.stale = false;
-        return current;
-      }
-      const fresh = new Account(stored);
-      accounts.set(id, fresh);
-      return fresh;
+      let account = accounts.get(id);
+      if (account && this.usable(account)) return account;
+      // Held before the read, so remote charges announced while it runs reach it.
+      if (!account) accounts.set(id, (account = this.newAccount(side, id)));
+      const marks = account.staleMarks;
+      const forgettable = this.forgettable(account);
+      account.committed = (await (side === "users" ? readUserQuota : readTokenRemain)(this.db, id)) ?? 0;
+      if (forgettable) account.dropRemote(forgettable);
+      account.stale = account.staleMarks !== marks;
+      return account;
     });
   }
 
@@ -101,8 +174,8 @@ export class BalanceBook {
    * cover it. Atomic: the check and the hold happen with no await between them.
    */
   async reserve(userId: number, token: { id: number; unlimited: boolean } | null, amount: number): Promise<Reservation> {
-    const user = await this.account(this.users, userId, readUserQuota);
-    const limited = token && !token.unlimited ? await this.account(this.tokens, token.id, readTokenRemain) : null;
+    const user = await this.account("users", userId);
+    const limited = token && !token.unlimited ? await this.account("tokens", token.id) : null;
     if (user.available < amount || user.available <= 0) throw new InsufficientQuotaError("user", user.available, amount);
     if (limited && (limited.available < amount || limited.available <= 0)) {
       throw new InsufficientQuotaError("token", limited.available, amount);
@@ -126,6 +199,7 @@ export class BalanceBook {
     this.release(reservation);
     this.users.get(reservation.userId)!.pending -= charge.quota;
     if (!reservation.tokenUnlimited) this.tokens.get(reservation.tokenId)!.pending -= charge.quota;
+    this.changes.announceSettled(reservation.userId, reservation.tokenUnlimited ? 0 : reservation.tokenId, charge.quota);
     this.enqueue({
       userId: reservation.userId,
       tokenId: reservation.tokenId,
@@ -152,13 +226,14 @@ export class BalanceBook {
 
   /** What a user can still spend, as the relay sees it (for the billing endpoints and tests). */
   async availableOf(userId: number): Promise<number> {
-    return (await this.account(this.users, userId, readUserQuota)).available;
+    return (await this.account("users", userId)).available;
   }
 
   /** Writes every queued charge now; on failure the charges stay queued for the next attempt. */
   flush(): Promise<void> {
     return this.serial.run(async () => {
       if (this.queue.length === 0) return;
+      const settledUpTo = this.changes.sealSettled();
       const batch = this.queue;
       this.queue = [];
       for (const journal of this.journals) journal.sync();
@@ -176,7 +251,7 @@ export class BalanceBook {
       }
       for (const [id, d] of totals.users) this.moveToCommitted(this.users.get(id), d.quota);
       for (const [id, d] of totals.tokens) this.moveToCommitted(this.tokens.get(id), d.remain);
-      this.changes.announceSpent([...totals.users.keys()], [...totals.tokens.keys()]);
+      this.changes.announceSpent([...totals.users.keys()], [...totals.tokens.keys()], settledUpTo);
       await this.retireJournals(marks);
     });
   }
