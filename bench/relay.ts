@@ -39,10 +39,10 @@ const SOAK_RATE = 500;
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS || 60);
 const SOAK_SAMPLE_SECONDS = 5;
 
-const chatBody = (stream: boolean) =>
+export const chatBody = (stream: boolean) =>
   JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }], ...(stream && { stream: true }) });
 
-interface Target {
+export interface Target {
   name: string;
   url: string;
   pid: number;
@@ -52,7 +52,7 @@ interface Target {
 }
 
 /** Spawns a plain Bun script pinned to a CPU and waits until its port answers. */
-async function startScript(name: string, script: string, args: string[], cpu: number): Promise<{ url: string; proc: Subprocess }> {
+export async function startScript(name: string, script: string, args: string[], cpu: number): Promise<{ url: string; proc: Subprocess }> {
   const port = freePort();
   const proc = spawn({
     cmd: ["taskset", "-c", String(cpu), "bun", join(import.meta.dir, script), "--port", String(port), ...args],
@@ -78,7 +78,7 @@ async function stopProc(proc: Subprocess) {
 }
 
 /** Signs in as root, prices the bench model, adds a channel to the fake and an unlimited token. */
-async function provision(gateway: Gateway, fakeUrl: string): Promise<string> {
+export async function provision(gateway: Gateway, fakeUrl: string): Promise<string> {
   const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(gateway.url + path, {
       method,
@@ -128,7 +128,7 @@ interface Saturation {
 }
 
 /** wrk POSTing the chat body through bench/wrk-post.lua, on CPU 1; CPU and RSS of the target's process. */
-async function saturate(target: Target, stream: boolean, seconds: number): Promise<Saturation> {
+export async function saturate(target: Target, stream: boolean, seconds: number): Promise<Saturation> {
   const cmd = [
     "taskset", "-c", String(CLIENT_CPU),
     "wrk", "--latency", "-t1", "-c64", `-d${seconds}s`, "-s", join(import.meta.dir, "wrk-post.lua"),

@@ -27,6 +27,8 @@ export interface Db {
   readonly dialect: DialectName;
   /** Path of the SQLite file, when the database is SQLite. */
   readonly sqlitePath?: string;
+  /** The SQLite handle, handed to transactions (`inTransaction`): outside one, the builder owns the connection. */
+  readonly sqliteHandle?: SqliteDatabase;
   close(): Promise<void>;
 }
 
@@ -73,9 +75,9 @@ function openSqlite(path: string): SqliteDatabase {
 export function connect(options: ConnectOptions): Db {
   const dialect = dialectOf(options.dsn);
   if (dialect === "sqlite") {
-    const driver = new BunSqliteDriver(openSqlite(options.sqlitePath));
-    const k = new Kysely<Tables>({ dialect: kyselyDialect("sqlite", driver) });
-    return { k, dialect, sqlitePath: options.sqlitePath, close: () => k.destroy() };
+    const sqlite = openSqlite(options.sqlitePath);
+    const k = new Kysely<Tables>({ dialect: kyselyDialect("sqlite", new BunSqliteDriver(sqlite)) });
+    return { k, dialect, sqlitePath: options.sqlitePath, sqliteHandle: sqlite, close: () => k.destroy() };
   }
   const url = dialect === "mysql" ? options.dsn!.replace(/^mariadb:/i, "mysql:") : options.dsn!;
   const pool = new SQL({ url, bigint: true, max: options.poolSize ?? 20 });

@@ -1,3 +1,4 @@
+import type { Database as SqliteDatabase } from "bun:sqlite";
 import type { Kysely } from "kysely";
 import type { Db, DialectName } from "./connect";
 import type { Tables } from "./schema";
@@ -6,10 +7,16 @@ import type { Tables } from "./schema";
 export interface Exec {
   readonly k: Kysely<Tables>;
   readonly dialect: DialectName;
+  /**
+   * SQLite's own handle, on a transaction only (it holds the one connection): hot batch writes run
+   * prepared statements on it without the builder.
+   */
+  readonly sqlite?: SqliteDatabase;
 }
 
-export function inTransaction<T>(db: Exec, work: (tx: Exec) => Promise<T>): Promise<T> {
-  return db.k.transaction().execute((k) => work({ k, dialect: db.dialect }));
+export function inTransaction<T>(db: Exec | Db, work: (tx: Exec) => Promise<T>): Promise<T> {
+  const sqlite = "sqliteHandle" in db ? db.sqliteHandle : undefined;
+  return db.k.transaction().execute((k) => work({ k, dialect: db.dialect, sqlite }));
 }
 
 /** Inserts one row and answers its id (PostgreSQL through RETURNING, the others through the insert id). */

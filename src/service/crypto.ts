@@ -2,14 +2,14 @@ const ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv
 
 /** Uniformly random [0-9A-Za-z] characters from the system's CSPRNG (rejection sampling, no modulo bias). */
 export function randomAlphanumeric(length: number): string {
-  let out = "";
-  while (out.length < length) {
-    const bytes = crypto.getRandomValues(new Uint8Array(length * 2));
-    for (const b of bytes) {
-      if (b < 248 && out.length < length) out += ALPHANUMERIC[b % 62];
+  const chars: string[] = [];
+  while (chars.length < length) {
+    const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil((length - chars.length) * 1.1) + 8));
+    for (let i = 0; i < bytes.length && chars.length < length; i++) {
+      if (bytes[i]! < 248) chars.push(ALPHANUMERIC[bytes[i]! % 62]!);
     }
   }
-  return out;
+  return chars.join("");
 }
 
 /** HMAC-SHA256 in hex: how secrets (sessions, access tokens) are stored, so a database leak reveals none. */

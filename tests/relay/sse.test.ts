@@ -30,3 +30,11 @@ describe("server-sent events from an upstream", () => {
     expect(eventData("")).toBeUndefined();
   });
 });
+
+describe("one-line events", () => {
+  test("the data of a single data line, with or without the space after the colon", () => {
+    expect(eventData('data: {"x":1}')).toBe('{"x":1}');
+    expect(eventData('data:{"x":1}')).toBe('{"x":1}');
+    expect(eventData("data: ")).toBe("");
+  });
+});

@@ -1,6 +1,7 @@
 import type { Exec } from "../exec";
-import { runPrepared } from "../prepared";
-import type { NewLogRow } from "../schema";
+import { runPrepared, sqliteStatement } from "../prepared";
+import type { Kysely } from "kysely";
+import type { NewLogRow, Tables } from "../schema";
 
 /** Per-row deltas of a batch of settled calls. */
 export interface ChargeTotals {
@@ -21,10 +22,16 @@ const LOG_DEFAULTS: Required<Omit<NewLogRow, "id">> = {
 };
 const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as (keyof typeof LOG_DEFAULTS)[];
 const logValues = (row: NewLogRow) => LOG_COLUMNS.map((column) => row[column] ?? LOG_DEFAULTS[column]);
+const insertLog = (k: Kysely<Tables>) => k.insertInto("logs").values(LOG_DEFAULTS);
 
 async function insertLogs(db: Exec, logs: NewLogRow[]): Promise<void> {
+  if (db.sqlite) {
+    const statement = sqliteStatement(db.sqlite, db, "insert-log", insertLog);
+    for (const row of logs) statement.run(...(logValues(row) as never[]));
+    return;
+  }
   if (db.dialect === "sqlite") {
-    for (const row of logs) await runPrepared(db, "insert-log", (k) => k.insertInto("logs").values(LOG_DEFAULTS), logValues(row));
+    for (const row of logs) await runPrepared(db, "insert-log", insertLog, logValues(row));
     return;
   }
   for (let i = 0; i < logs.length; i += LOG_CHUNK) {

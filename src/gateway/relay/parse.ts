@@ -17,6 +17,9 @@ export interface RelayRequest {
 
 const STREAM_USAGE_KINDS = new Set(["chat", "completions"]);
 
+/** A JSON object's text (with a model, so not empty) with `stream_options.include_usage` added as its last member. */
+const withUsageRequested = (objectText: string) => `${objectText.slice(0, objectText.lastIndexOf("}"))},"stream_options":{"include_usage":true}}`;
+
 async function readJson(request: Request, limit: number): Promise<{ text: string; json: Record<string, any> }> {
   const text = await readBodyLimited(request, limit);
   let body: unknown;
@@ -70,7 +73,10 @@ export async function parseRelayRequest(request: Request, path: string, endpoint
     raw: text,
     upstream(upstreamModel) {
       const injectUsage = stream && STREAM_USAGE_KINDS.has(endpoint.kind) && !clientWantsUsage;
-      if (upstreamModel === json.model && !injectUsage) return { body: text, contentType: "application/json", stream };
+      if (upstreamModel === json.model) {
+        if (!injectUsage) return { body: text, contentType: "application/json", stream };
+        if (json.stream_options === undefined) return { body: withUsageRequested(text), contentType: "application/json", stream };
+      }
       const body: Record<string, any> = { ...json, model: upstreamModel };
       if (injectUsage) body.stream_options = { ...(json.stream_options ?? {}), include_usage: true };
       return { body: JSON.stringify(body), contentType: "application/json", stream };

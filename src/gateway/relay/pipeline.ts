@@ -28,6 +28,7 @@ import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
 
 const DRAIN_MS = 60_000;
+const utf8 = new TextDecoder();
 const SSE_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache",
@@ -270,7 +271,7 @@ async function deliver(s: CallState, response: Response, ok: Success): Promise<R
   const contentType = response.headers.get("content-type") ?? "";
   const { mapStream, mapResponse } = ok.provider;
   if (s.req.stream && contentType.includes("text/event-stream") && response.body) {
-    const body = relayStream({
+    const body = await relayStream({
       kind: s.endpoint.kind,
       upstream: mapStream ? mapStream(response.body, ok.upstreamModel) : response.body,
       clientWantsUsage: s.req.clientWantsUsage,
@@ -292,12 +293,12 @@ async function deliver(s: CallState, response: Response, ok: Success): Promise<R
   let text = "";
   if (contentType.includes("json")) {
     try {
-      const parsed = JSON.parse(new TextDecoder().decode(bytes));
+      const parsed = JSON.parse(utf8.decode(bytes));
       usage = reportedUsage(s.endpoint.kind, parsed);
-      text = generatedText(s.endpoint.kind, parsed);
+      if (!usage) text = generatedText(s.endpoint.kind, parsed);
     } catch {}
   } else if (s.endpoint.kind === "transcriptions") {
-    text = new TextDecoder().decode(bytes);
+    text = utf8.decode(bytes);
   }
   const firstResponseMs = Date.now() - s.startedAt;
   settle(s, ok, usage ?? countedUsage(s, text), !usage, { firstResponseMs });

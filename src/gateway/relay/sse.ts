@@ -27,6 +27,8 @@ export class SseSplitter {
 
 /** The data payload of an event (joined `data:` lines), or undefined for comments and empty events. */
 export function eventData(event: string): string | undefined {
+  // The usual event: one `data: ` line.
+  if (event.startsWith("data: ") && !event.includes("\n")) return event.slice(6);
   let data: string | undefined;
   for (const line of event.split("\n")) {
     if (!line.startsWith("data:")) continue;

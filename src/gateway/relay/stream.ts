@@ -54,13 +54,20 @@ async function raceTimer<T, U>(read: Promise<T>, ms: number, outcome: U): Promis
 const PING = encoder.encode(": PING\n\n");
 const TIMEOUT: unique symbol = Symbol("timeout");
 const PING_DUE: unique symbol = Symbol("ping");
+const NOT_YET: unique symbol = Symbol("not yet");
+/** Settles after the event loop's current turn: a read that is still pending by then waits on the network. */
+const afterThisTurn = () => new Promise<typeof NOT_YET>((resolve) => setImmediate(resolve, NOT_YET));
 
 /**
  * Passes an upstream event stream through event by event (each forwarded as soon as it is whole), while
  * reading the usage report and the generated text for billing. If the client goes away, the upstream is
  * still read, up to `drainMs`, so the call is billed for what was generated; then it is cancelled.
+ *
+ * What the upstream has already delivered is taken first, without waiting: when that is the whole stream,
+ * the reply is one finished body (a streamed reply costs the server far more per call); otherwise the events
+ * taken so far open the streamed reply, and the rest follows as it arrives.
  */
-export function relayStream(options: StreamOptions): ReadableStream<Uint8Array> {
+export async function relayStream(options: StreamOptions): Promise<string | ReadableStream<Uint8Array>> {
   const reader = options.upstream.getReader();
   const splitter = new SseSplitter();
   /** Event payloads, parsed for their text only if the upstream never reports usage. */
@@ -128,6 +135,33 @@ export function relayStream(options: StreamOptions): ReadableStream<Uint8Array> 
     return raceTimer<Awaited<typeof pendingRead>, typeof TIMEOUT | typeof PING_DUE>(pendingRead, ping ? pingMs : waitMs, ping ? PING_DUE : TIMEOUT);
   };
 
+  let early = "";
+  try {
+    for (;;) {
+      const read = reader.read();
+      const peeked = Bun.peek(read);
+      const result = peeked !== read ? (peeked as Awaited<typeof read>) : await Promise.race([read, afterThisTurn()]);
+      if (result === NOT_YET) {
+        pendingRead = read;
+        break;
+      }
+      if (result.done) {
+        early += take(splitter.rest()).out;
+        finish("eof");
+        return early;
+      }
+      const { out, done } = take(splitter.push(result.value));
+      early += out;
+      if (done) {
+        finish("done");
+        return early;
+      }
+    }
+  } catch {
+    finish("error");
+    return early;
+  }
+
   let draining = false;
   /** After the client left: keep reading (without forwarding) until usage, the end, or the deadline. */
   const drain = async () => {
@@ -163,6 +197,7 @@ export function relayStream(options: StreamOptions): ReadableStream<Uint8Array> 
         }
       };
       try {
+        if (early && !(await send(early))) return;
         for (;;) {
           const result = await nextRead(options.idleTimeoutMs);
           if (result === PING_DUE) {

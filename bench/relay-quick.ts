@@ -1,0 +1,51 @@
+/**
+ * The relay bench's saturation figures alone (forwarder and Tollgate, non-stream and stream), for quick
+ * A/B runs while tuning the hot path: a few minutes instead of the whole bench.
+ *
+ *   bun bench/relay-quick.ts [--seconds 8] [--rounds 1] [--source] [--binary dist/tollgate ...]
+ *
+ * Several --binary targets are measured in turn within each round, for an A/B comparison on an equal footing.
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { provision, saturate, startScript, type Target } from "./relay";
+import { ROOT, startGateway } from "./support";
+
+const { values } = parseArgs({
+  options: { seconds: { type: "string" }, rounds: { type: "string" }, source: { type: "boolean" }, binary: { type: "string", multiple: true } },
+});
+const seconds = Number(values.seconds ?? 8);
+const rounds = Number(values.rounds ?? 1);
+
+const fake = await startScript("fake upstream", "fake-upstream-server.ts", [], 1);
+const forwarder = await startScript("forwarder", "forwarder.ts", ["--upstream", fake.url], 0);
+const targets: Target[] = [
+  { name: "forwarder", url: forwarder.url, pid: forwarder.proc.pid, key: "", stop: async () => void forwarder.proc.kill() },
+];
+async function tollgate(name: string, command?: string[]) {
+  const gateway = await startGateway({ command, cpu: 0, env: { INITIAL_ROOT_PASSWORD: "bench-root-pass" } });
+  const key = await provision(gateway, fake.url);
+  targets.push({ name, url: gateway.url, pid: gateway.proc.pid, key, stop: gateway.stop });
+}
+try {
+  if (values.source) await tollgate("Tollgate (source)");
+  for (const binary of values.binary ?? [join(ROOT, "dist/tollgate")]) await tollgate(binary, [binary, "serve"]);
+  for (const target of targets) {
+    await saturate(target, false, 2);
+    await saturate(target, true, 1);
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const target of targets) {
+      const plain = await saturate(target, false, seconds);
+      const stream = await saturate(target, true, seconds);
+      console.log(
+        `${target.name.slice(-20).padEnd(20)} non-stream ${Math.round(plain.requestsPerSecond)} req/s ${plain.cpuMicrosPerRequest.toFixed(1)} µs/req` +
+          `  stream ${Math.round(stream.requestsPerSecond)} req/s ${stream.cpuMicrosPerRequest.toFixed(1)} µs/req` +
+          `  non-2xx ${plain.non2xx + stream.non2xx}`,
+      );
+    }
+  }
+} finally {
+  for (const target of targets) await target.stop().catch(() => {});
+  fake.proc.kill();
+}
