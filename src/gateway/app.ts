@@ -22,7 +22,9 @@ function pathOf(request: Request): string {
 /** Builds the HTTP application: the management API, the relay and the embedded console. */
 export function createApp(ctx: ServiceContext) {
   watchSetup(ctx);
-  return new Elysia({ serve: { maxRequestBodySize: ctx.config.maxBodyBytes, routes: relayServeRoutes(ctx) } })
+  // Bun's development mode (Elysia's default unless NODE_ENV=production at run time) would answer an
+  // uncaught error with a page showing its stack.
+  return new Elysia({ serve: { development: false, maxRequestBodySize: ctx.config.maxBodyBytes, routes: relayServeRoutes(ctx) } })
     .headers({ "x-tollgate-version": VERSION, "cache-control": "no-store" })
     .onRequest(({ request }) => {
       if (knownSetUp(ctx)) return;

@@ -30,6 +30,21 @@ describe.each(DIALECTS)("streaming and billing on %s", (dialect) => {
     expect(Date.now() - started).toBeGreaterThan(firstChunkMs + 150 * (WORDS - 2));
   });
 
+  test("a stream the upstream has already sent whole is answered as one finished body, usage chunk stripped, billed from its usage", async () => {
+    const response = await postStream(r, "small");
+    const text = await response.text();
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(Number(response.headers.get("content-length"))).toBe(Buffer.byteLength(text));
+    const events = text.split("\n\n").filter(Boolean);
+    expect(events.at(-1)).toBe("data: [DONE]");
+    expect(events.some((e) => e.includes('"choices":[]'))).toBe(false);
+    expect(events.slice(0, -1).map((e) => JSON.parse(e.slice(6)).choices[0]?.delta?.content ?? "").join("")).toBe(CONTENT);
+    const log = (await r.consumeLogs()).at(-1);
+    expect(JSON.parse(log.other).usage_source).toBe("upstream");
+    expect(log.is_stream).toBe(1);
+    expect(log.completion_tokens).toBe(WORDS);
+  });
+
   test("without usage from the upstream the delivered text is counted with the tokenizer and marked estimated", async () => {
     const response = await postStream(r, "fake-no-usage");
     const text = await response.text();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Charge } from "../../src/service/billing/charges";
@@ -26,6 +26,22 @@ describe("the charge journal", () => {
     expect(orphan!.charges(Buffer.byteLength(header + first)).map((c) => c.quota)).toEqual([20]);
     orphan!.remove();
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test("what a journal writes is read back whole, log rows included, once its writer is gone", () => {
+    const log = {
+      user_id: 1, created_at: 1_795_000_000, type: 2, content: "", username: "ann", token_name: "key \"one\"", token_id: 2,
+      model_name: "gpt-4o", quota: 42, prompt_tokens: 30, completion_tokens: 12, use_time: 1, is_stream: 1, channel_id: 3,
+      group: "default", ip: "10.0.0.1", request_id: "20261121000000abcdefghijkl", other: JSON.stringify({ frt: 5, note: "line\nbreak" }),
+    };
+    const written: Charge[] = [{ ...charge(42), log }, charge(7), { ...charge(0), debit: false, tokenUnlimited: true, log: { user_id: 1, created_at: 1_795_000_001, type: 5, content: "failed" } }];
+    const journal = new ChargeJournal(dir, "db-a");
+    for (const c of written) journal.append(c);
+    journal.close(false);
+    renameSync(join(dir, journal.name), join(dir, `${GONE}-w.jnl`));
+    const [orphan] = orphanJournals(dir, "db-a");
+    expect(orphan!.charges(0)).toEqual(written);
+    orphan!.remove();
   });
 
   test("a journal of another database, or of this process, is left alone", () => {

@@ -198,7 +198,8 @@ export async function runRelay(call: Omit<CallState, "promptEstimate" | "channel
   const price = priceFor(call, groups[0] ?? caller.group);
   let counted: number | undefined;
   const promptEstimate = () => (counted ??= estimatePromptTokens(call.endpoint.kind, req.model, req.json ?? {}));
-  const s: CallState = { ...call, promptEstimate, channelsTried: [] };
+  const { endpoint, requestId, ip, startedAt } = call;
+  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, promptEstimate, channelsTried: [] };
   if (groups.length === 0) throw finalFailure(undefined, s, caller.group);
   const perCallUnits = price.kind === "per-call" ? Math.max(1, Number(req.json?.n) || 1) : 1;
   const reservation = await reserve(s, price, perCallUnits);

@@ -151,7 +151,8 @@ export class BalanceBook {
     return new Set(account.remoteCharges.filter((charge) => charge.at <= expired || written(charge)));
   }
 
-  private async account(side: Side, id: number): Promise<Account> {
+  /** The account, at once when it is held and usable; else after its (re)load. */
+  private account(side: Side, id: number): Account | Promise<Account> {
     const accounts = this[side];
     const known = accounts.get(id);
     if (known && this.usable(known)) return known;
@@ -174,8 +175,10 @@ export class BalanceBook {
    * cover it. Atomic: the check and the hold happen with no await between them.
    */
   async reserve(userId: number, token: { id: number; unlimited: boolean } | null, amount: number): Promise<Reservation> {
-    const user = await this.account("users", userId);
-    const limited = token && !token.unlimited ? await this.account("tokens", token.id) : null;
+    const userAccount = this.account("users", userId);
+    const user = userAccount instanceof Promise ? await userAccount : userAccount;
+    const tokenAccount = token && !token.unlimited ? this.account("tokens", token.id) : null;
+    const limited = tokenAccount instanceof Promise ? await tokenAccount : tokenAccount;
     if (user.available < amount || user.available <= 0) throw new InsufficientQuotaError("user", user.available, amount);
     if (limited && (limited.available < amount || limited.available <= 0)) {
       throw new InsufficientQuotaError("token", limited.available, amount);

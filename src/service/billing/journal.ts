@@ -1,9 +1,43 @@
 import { accessSync, closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomAlphanumeric } from "../crypto";
+import type { NewLogRow } from "../../db/schema";
 import type { Charge } from "./charges";
 
 const SUFFIX = ".jnl";
+
+/**
+ * The log row's fields, in the order a journal line holds them. Written in each journal's first line, so a
+ * later version that changes the list still reads older journals by their own.
+ */
+const LOG_FIELDS: (keyof NewLogRow)[] = [
+  "user_id", "created_at", "type", "content", "username", "token_name", "model_name", "quota", "prompt_tokens",
+  "completion_tokens", "use_time", "is_stream", "channel_id", "token_id", "group", "ip", "request_id", "other",
+];
+
+/** A charge as one line: a JSON array, the charge's numbers then its log row's values (none without a row). */
+function chargeLine(c: Charge): string {
+  const values: unknown[] = [c.userId, c.tokenId, c.tokenUnlimited ? 1 : 0, c.channelId, c.quota, c.debit ? 1 : 0];
+  const log = c.log;
+  if (log) for (const field of LOG_FIELDS) values.push(log[field]);
+  return JSON.stringify(values);
+}
+
+/** A journal line back as a charge: the array form, or the object form journals of earlier versions hold. */
+function chargeOfLine(line: string, logFields: readonly string[]): Charge {
+  const parsed = JSON.parse(line) as unknown;
+  if (!Array.isArray(parsed)) return parsed as Charge;
+  const [userId, tokenId, tokenUnlimited, channelId, quota, debit] = parsed as number[];
+  let log: NewLogRow | null = null;
+  if (parsed.length > 6) {
+    const row: Record<string, unknown> = {};
+    logFields.forEach((field, i) => {
+      if (parsed[6 + i] !== undefined && parsed[6 + i] !== null) row[field] = parsed[6 + i];
+    });
+    log = row as unknown as NewLogRow;
+  }
+  return { userId: userId!, tokenId: tokenId!, tokenUnlimited: tokenUnlimited === 1, channelId: channelId!, quota: quota!, debit: debit === 1, log };
+}
 /** Journal files this process writes or is recovering (another book in the same process must not take them). */
 const live = new Set<string>();
 
@@ -28,12 +62,12 @@ export class ChargeJournal {
     this.path = join(dir, this.name);
     this.fd = openSync(this.path, "a", 0o600);
     live.add(this.path);
-    this.bytes += writeSync(this.fd, `${JSON.stringify({ database: databaseId })}\n`);
+    this.bytes += writeSync(this.fd, `${JSON.stringify({ database: databaseId, log_fields: LOG_FIELDS })}\n`);
   }
 
   append(charge: Charge): void {
     if (!this.pending) setImmediate(() => this.sync());
-    this.pending += `${JSON.stringify(charge)}\n`;
+    this.pending += `${chargeLine(charge)}\n`;
   }
 
   /** Writes what was appended and not yet written. */
@@ -127,7 +161,7 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
     live.add(claimed);
     const bytes = readFileSync(claimed);
     const headerEnd = bytes.indexOf(10);
-    let header: { database?: string } = {};
+    let header: { database?: string; log_fields?: string[] } = {};
     try {
       header = JSON.parse(bytes.subarray(0, headerEnd).toString());
     } catch {}
@@ -145,7 +179,7 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
         for (const line of lines) {
           if (!line) continue;
           try {
-            charges.push(JSON.parse(line) as Charge);
+            charges.push(chargeOfLine(line, header.log_fields ?? LOG_FIELDS));
           } catch {}
         }
         return charges;

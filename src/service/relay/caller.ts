@@ -42,10 +42,15 @@ function hashOfKey(secret: string, key: string): string {
   return hash;
 }
 
-async function liveUser(ctx: ServiceContext, id: number): Promise<UserRow> {
-  const user = await ctx.users.get(id);
+function enabledUser(user: UserRow | null | undefined): UserRow {
   if (!user || user.deleted_at !== null || user.status !== UserStatus.Enabled) throw forbidden("the user has been banned");
   return user;
+}
+
+/** The user, from the cache when it holds them (no wait), refused when banned or gone. */
+function liveUser(ctx: ServiceContext, id: number): UserRow | Promise<UserRow> {
+  const held = ctx.users.peek(id);
+  return held === undefined ? ctx.users.get(id).then(enabledUser) : enabledUser(held);
 }
 
 /** The group a call uses: the token's when set (it must be one the user may use), else the user's. */
@@ -59,7 +64,9 @@ export function usingGroup(ctx: ServiceContext, user: UserRow, requested: string
 export async function authenticateRelayKey(ctx: ServiceContext, authorization: string | null, clientIp: string): Promise<RelayCaller> {
   const parsed = parseRelayKey(authorization);
   if (!parsed) throw unauthorized("no API key provided: send Authorization: Bearer sk-...");
-  const token = await ctx.relay.tokens.get(hashOfKey(ctx.secret, parsed.key));
+  const hash = hashOfKey(ctx.secret, parsed.key);
+  const held = ctx.relay.tokens.peek(hash);
+  const token = held === undefined ? await ctx.relay.tokens.get(hash) : held;
   if (!token) throw unauthorized("invalid API key");
   if (token.status === 2) throw unauthorized("this API key is disabled");
   if (token.status === 3 || (token.expired_time !== -1 && token.expired_time < nowSeconds())) {
@@ -70,7 +77,8 @@ export async function authenticateRelayKey(ctx: ServiceContext, authorization: s
   }
   if (token.status !== 1) throw unauthorized("this API key is not enabled");
   if (!ipAllowed(token.allow_ips, clientIp)) throw forbidden("your IP address is not allowed to use this API key");
-  const user = await liveUser(ctx, token.user_id);
+  const found = liveUser(ctx, token.user_id);
+  const user = found instanceof Promise ? await found : found;
   const group = usingGroup(ctx, user, token.group);
   if (parsed.pin === undefined) return { user, token, group };
   if (user.role < Role.Admin) throw forbidden("ordinary users cannot choose a channel");

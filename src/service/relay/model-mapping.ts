@@ -5,6 +5,7 @@ import { ServiceError } from "../errors";
  * (a→b→c), mapping a name to itself is a no-op, a cycle is refused.
  */
 export function mapModel(mapping: Record<string, string>, requested: string): string {
+  if (!Object.hasOwn(mapping, requested)) return requested;
   let current = requested;
   const seen = new Set([current]);
   for (;;) {

@@ -103,6 +103,8 @@ export class RoutingTable {
   pick(group: string, model: string, excluded: ReadonlySet<number>, random = Math.random): RouteChannel | undefined {
     const tiers = this.routes.get(group)?.get(model);
     if (!tiers) return undefined;
+    // The usual first pick: a single channel on top, nothing excluded yet.
+    if (excluded.size === 0 && tiers[0]!.length === 1) return tiers[0]![0]!.channel;
     for (const tier of tiers) {
       const open = tier.filter((c) => !excluded.has(c.channel.row.id));
       if (open.length === 0) continue;

@@ -34,6 +34,12 @@ export class TokenCache {
     });
   }
 
+  /** The token when a fresh entry is held (null: known not to exist); undefined when it must be read (`get`). */
+  peek(hash: string): TokenRow | null | undefined {
+    const hit = this.byHash.get(hash);
+    return hit && hit.until > Date.now() ? (hit.token ?? null) : undefined;
+  }
+
   async get(hash: string): Promise<TokenRow | undefined> {
     const now = Date.now();
     const hit = this.byHash.get(hash);

@@ -25,6 +25,12 @@ export class UserDirectory {
     changes.on("users", (id) => (id === undefined ? this.entries.clear() : this.entries.delete(id)));
   }
 
+  /** The user when a fresh entry is held (null: known not to exist); undefined when it must be read (`get`). */
+  peek(id: number): UserRow | null | undefined {
+    const hit = this.entries.get(id);
+    return hit && hit.until > Date.now() ? (hit.user ?? null) : undefined;
+  }
+
   async get(id: number): Promise<UserRow | undefined> {
     const now = Date.now();
     const hit = this.entries.get(id);
