@@ -1,3 +1,6 @@
+/** The longest event an upstream may send, in characters: a stream that buffers more without an event end is refused. */
+export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
+
 /** Splits a byte stream of server-sent events into whole events ("…\n\n"), keeping partial ones buffered. */
 export class SseSplitter {
   private buffer = "";
@@ -5,6 +8,9 @@ export class SseSplitter {
 
   push(chunk: Uint8Array): string[] {
     this.buffer += this.decoder.decode(chunk, { stream: true });
+    if (this.buffer.length > MAX_EVENT_CHARS && !this.buffer.includes("\n\n")) {
+      throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
+    }
     if (this.buffer.includes("\r")) this.buffer = this.buffer.replace(/\r\n?/g, "\n");
     const events: string[] = [];
     let start = 0;

@@ -31,6 +31,8 @@ export interface StreamOptions {
 }
 
 const encoder = new TextEncoder();
+/** Raw event payloads kept for a possible count, in characters; past it they are reduced to their text. */
+const PAYLOAD_BUDGET = 256 * 1024;
 /** Only events that may carry a usage report are parsed; the others pass through as they came. */
 const USAGE_MARK = /"usage"\s*:\s*\{/;
 
@@ -71,10 +73,23 @@ export async function relayStream(options: StreamOptions): Promise<string | Read
   const reader = options.upstream.getReader();
   const splitter = new SseSplitter();
   /** Event payloads, parsed for their text only if the upstream never reports usage. */
-  const payloads: string[] = [];
+  let payloads: string[] = [];
+  let payloadChars = 0;
+  /** The text of payloads already reduced to it (past PAYLOAD_BUDGET), so a long stream keeps its text, not its events. */
+  let earlierText = "";
+  const textOfPayloads = () => payloads.map((data) => textOf(options.kind, data)).join("");
+  const keepPayload = (data: string) => {
+    if (outcome.usage) return;
+    payloads.push(data);
+    payloadChars += data.length;
+    if (payloadChars <= PAYLOAD_BUDGET) return;
+    earlierText += textOfPayloads();
+    payloads = [];
+    payloadChars = 0;
+  };
   const outcome: StreamOutcome = {
     get text() {
-      return payloads.map((data) => textOf(options.kind, data)).join("");
+      return earlierText + textOfPayloads();
     },
     firstResponseMs: -1,
     end: "eof",
@@ -107,7 +122,7 @@ export async function relayStream(options: StreamOptions): Promise<string | Read
         done = true;
         continue;
       }
-      payloads.push(data);
+      keepPayload(data);
       if (!USAGE_MARK.test(data)) {
         out += `${event}\n\n`;
         continue;
@@ -120,7 +135,11 @@ export async function relayStream(options: StreamOptions): Promise<string | Read
         continue;
       }
       const usage = streamedUsage(options.kind, parsed);
-      if (usage) outcome.usage = usage;
+      if (usage) {
+        outcome.usage = usage;
+        payloads = [];
+        earlierText = "";
+      }
       const usageOnly = usage && Array.isArray(parsed.choices) && parsed.choices.length === 0;
       if (usageOnly && !options.clientWantsUsage) continue;
       out += `${event}\n\n`;

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { MAX_EVENT_CHARS } from "../../src/gateway/relay/sse";
+import { relayStream, type StreamOutcome } from "../../src/gateway/relay/stream";
+
+const chunk = (content: string) => `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`;
+const usageChunk = `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } })}\n\n`;
+
+/** An upstream stream of `parts`, each its own chunk, and a relay of it read to the end; answers what the relay saw. */
+async function relay(parts: string[]): Promise<{ body: string; outcome: StreamOutcome }> {
+  const encoder = new TextEncoder();
+  const upstream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(encoder.encode(part));
+      controller.close();
+    },
+  });
+  let ended: StreamOutcome | undefined;
+  const body = await relayStream({
+    kind: "chat",
+    upstream,
+    clientWantsUsage: false,
+    startedAt: Date.now(),
+    idleTimeoutMs: 5000,
+    drainMs: 1000,
+    pingSeconds: 0,
+    synthesizeUsage: () => ({ promptTokens: 0, completionTokens: 0, cachedTokens: 0 }),
+    onEnd: (outcome) => (ended = { ...outcome, text: outcome.text }),
+  });
+  const text = typeof body === "string" ? body : await new Response(body).text();
+  return { body: text, outcome: ended! };
+}
+
+describe("what a relayed stream keeps for billing", () => {
+  test("a long stream without usage keeps all its text for the count, past the raw-event budget", async () => {
+    const words = Array.from({ length: 4000 }, (_, i) => `word${i} `);
+    const { body, outcome } = await relay([...words.map(chunk), "data: [DONE]\n\n"]);
+    expect(outcome.usage).toBeUndefined();
+    expect(outcome.text).toBe(words.join(""));
+    expect(body.split("\n\n").filter(Boolean)).toHaveLength(words.length + 1);
+    expect(outcome.end).toBe("done");
+  });
+
+  test("once the upstream reports usage, the text is no longer needed and the usage chunk is not forwarded", async () => {
+    const { body, outcome } = await relay([chunk("hello "), chunk("world"), usageChunk, "data: [DONE]\n\n"]);
+    expect(outcome.usage).toEqual({ promptTokens: 3, completionTokens: 4, cachedTokens: 0, cacheWriteTokens: 0 });
+    expect(outcome.text).toBe("");
+    expect(body).not.toContain('"usage"');
+  });
+
+  test("an event longer than the limit ends the stream as an error instead of filling memory", async () => {
+    const huge = `data: ${"x".repeat(MAX_EVENT_CHARS)}`;
+    const { outcome } = await relay([chunk("before "), huge.slice(0, MAX_EVENT_CHARS / 2), huge.slice(MAX_EVENT_CHARS / 2), "\n\n"]);
+    expect(outcome.end).toBe("error");
+    expect(outcome.text).toBe("before ");
+  });
+});
