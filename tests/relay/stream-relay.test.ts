@@ -6,12 +6,15 @@ const chunk = (content: string) => `data: ${JSON.stringify({ object: "chat.compl
 const usageChunk = `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } })}\n\n`;
 
 /** An upstream stream of `parts`, each its own chunk, and a relay of it read to the end; answers what the relay saw. */
-async function relay(parts: string[]): Promise<{ body: string; outcome: StreamOutcome }> {
+async function relay(parts: string[], failAtEnd = false): Promise<{ body: string; outcome: StreamOutcome }> {
   const encoder = new TextEncoder();
+  const queue = [...parts];
   const upstream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const part of parts) controller.enqueue(encoder.encode(part));
-      controller.close();
+    pull(controller) {
+      const next = queue.shift();
+      if (next !== undefined) controller.enqueue(encoder.encode(next));
+      else if (failAtEnd) controller.error(new Error("connection reset"));
+      else controller.close();
     },
   });
   let ended: StreamOutcome | undefined;
@@ -45,6 +48,13 @@ describe("what a relayed stream keeps for billing", () => {
     expect(outcome.usage).toEqual({ promptTokens: 3, completionTokens: 4, cachedTokens: 0, cacheWriteTokens: 0 });
     expect(outcome.text).toBe("");
     expect(body).not.toContain('"usage"');
+  });
+
+  test("an upstream that fails mid-stream ends the relay as an error, with what came before it forwarded", async () => {
+    const { body, outcome } = await relay([chunk("partial ")], true);
+    expect(outcome.end).toBe("error");
+    expect(body).toBe(chunk("partial "));
+    expect(outcome.text).toBe("partial ");
   });
 
   test("an event longer than the limit ends the stream as an error instead of filling memory", async () => {

@@ -158,8 +158,7 @@ export async function relayStream(options: StreamOptions): Promise<string | Read
   try {
     for (;;) {
       const read = reader.read();
-      const peeked = Bun.peek(read);
-      const result = peeked !== read ? (peeked as Awaited<typeof read>) : await Promise.race([read, afterThisTurn()]);
+      const result = Bun.peek.status(read) === "fulfilled" ? (Bun.peek(read) as Awaited<typeof read>) : await Promise.race([read, afterThisTurn()]);
       if (result === NOT_YET) {
         pendingRead = read;
         break;
