@@ -53,6 +53,21 @@ describe.each(DIALECTS.filter((d) => d !== "sqlite"))("two instances sharing a %
     await database.drop();
   });
 
+  test("what one instance charges and writes for a user and a token, the other spends against within a second", async () => {
+    const userId = await newUser(a, 10_000);
+    const token = await newToken(a, userId, 2_000);
+    // Instance a has both balances in memory before b spends.
+    a.relay.book.release(await a.relay.book.reserve(userId, token, 1));
+    expect(await a.relay.book.availableOf(userId)).toBe(10_000);
+
+    await spend(b, userId, token, 1_500);
+    await b.relay.book.flush();
+
+    await within(1000, async () => (await a.relay.book.availableOf(userId)) === 8_500);
+    // The token has 500 left as a sees it now: a larger hold is refused.
+    await expect(async () => a.relay.book.reserve(userId, token, 600)).toThrow(/token quota is not enough/);
+  });
+
   test("a charge settled on one instance lowers the other's balance before it is written, and counts once after", async () => {
     const userId = await newUser(a, 10_000);
     expect(await a.relay.book.availableOf(userId)).toBe(10_000);
