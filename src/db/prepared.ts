@@ -16,7 +16,7 @@ function compiledOnce(db: Exec, name: string, build: Build): CompiledQuery {
 }
 
 /**
- * Runs a hot write compiled once per dialect (not per connection or transaction): `build` makes it with
+ * Runs a hot query compiled once per dialect (not per connection or transaction): `build` makes it with
  * placeholder values, and each call binds its own. Only for statements whose SQL text never depends on the
  * values. In a SQLite transaction it runs as the handle's own prepared statement, without the builder.
  */

@@ -1,6 +1,6 @@
+import type { Kysely } from "kysely";
 import type { Exec } from "../exec";
 import { runPrepared, sqliteStatement } from "../prepared";
-import type { Kysely } from "kysely";
 import type { NewLogRow, Tables } from "../schema";
 
 /** Per-row deltas of a batch of settled calls. */
@@ -11,7 +11,7 @@ export interface ChargeTotals {
   logs: NewLogRow[];
 }
 
-/** Rows per multi-row INSERT on the networked databases (SQLite inserts one prepared row at a time). */
+/** Rows per multi-row INSERT (inside a SQLite transaction, one prepared row at a time instead). */
 const LOG_CHUNK = 200;
 
 /** Every column a log row may carry, with the value a row without it stores (the table's defaults). */
@@ -20,7 +20,8 @@ const LOG_DEFAULTS: Required<Omit<NewLogRow, "id">> = {
   prompt_tokens: 0, completion_tokens: 0, use_time: 0, is_stream: 0, channel_id: 0, token_id: 0, group: "",
   ip: "", request_id: "", other: "",
 };
-const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as (keyof typeof LOG_DEFAULTS)[];
+/** Every column of a new log row, in one fixed order (the insert's, and the journal's lines). */
+export const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as (keyof typeof LOG_DEFAULTS)[];
 const logValues = (row: NewLogRow) => LOG_COLUMNS.map((column) => row[column] ?? LOG_DEFAULTS[column]);
 const insertLog = (k: Kysely<Tables>) => k.insertInto("logs").values(LOG_DEFAULTS);
 
@@ -28,10 +29,6 @@ async function insertLogs(db: Exec, logs: NewLogRow[]): Promise<void> {
   if (db.sqlite) {
     const statement = sqliteStatement(db.sqlite, db, "insert-log", insertLog);
     for (const row of logs) statement.run(...(logValues(row) as never[]));
-    return;
-  }
-  if (db.dialect === "sqlite") {
-    for (const row of logs) await runPrepared(db, "insert-log", insertLog, logValues(row));
     return;
   }
   for (let i = 0; i < logs.length; i += LOG_CHUNK) {

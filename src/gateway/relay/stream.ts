@@ -1,6 +1,7 @@
 import type { Usage } from "../../service/billing/quota";
-import { streamedText, streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
+import { streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
 import { eventData, SseSplitter } from "./sse";
+import { StreamedText } from "./stream-text";
 
 export type StreamEnd = "done" | "eof" | "timeout" | "client_gone" | "error";
 
@@ -31,18 +32,8 @@ export interface StreamOptions {
 }
 
 const encoder = new TextEncoder();
-/** Raw event payloads kept for a possible count, in characters; past it they are reduced to their text. */
-const PAYLOAD_BUDGET = 256 * 1024;
 /** Only events that may carry a usage report are parsed; the others pass through as they came. */
 const USAGE_MARK = /"usage"\s*:\s*\{/;
-
-function textOf(kind: EndpointKind, data: string): string {
-  try {
-    return streamedText(kind, JSON.parse(data));
-  } catch {
-    return "";
-  }
-}
 
 /** Races a read against a timer, and always clears the timer: a stream does thousands of reads. */
 async function raceTimer<T, U>(read: Promise<T>, ms: number, outcome: U): Promise<T | U> {
@@ -72,24 +63,10 @@ const afterThisTurn = () => new Promise<typeof NOT_YET>((resolve) => setImmediat
 export async function relayStream(options: StreamOptions): Promise<string | ReadableStream<Uint8Array>> {
   const reader = options.upstream.getReader();
   const splitter = new SseSplitter();
-  /** Event payloads, parsed for their text only if the upstream never reports usage. */
-  let payloads: string[] = [];
-  let payloadChars = 0;
-  /** The text of payloads already reduced to it (past PAYLOAD_BUDGET), so a long stream keeps its text, not its events. */
-  let earlierText = "";
-  const textOfPayloads = () => payloads.map((data) => textOf(options.kind, data)).join("");
-  const keepPayload = (data: string) => {
-    if (outcome.usage) return;
-    payloads.push(data);
-    payloadChars += data.length;
-    if (payloadChars <= PAYLOAD_BUDGET) return;
-    earlierText += textOfPayloads();
-    payloads = [];
-    payloadChars = 0;
-  };
+  const generated = new StreamedText(options.kind);
   const outcome: StreamOutcome = {
     get text() {
-      return earlierText + textOfPayloads();
+      return generated.text;
     },
     firstResponseMs: -1,
     end: "eof",
@@ -122,7 +99,7 @@ export async function relayStream(options: StreamOptions): Promise<string | Read
         done = true;
         continue;
       }
-      keepPayload(data);
+      if (!outcome.usage) generated.keep(data);
       if (!USAGE_MARK.test(data)) {
         out += `${event}\n\n`;
         continue;
@@ -137,8 +114,7 @@ export async function relayStream(options: StreamOptions): Promise<string | Read
       const usage = streamedUsage(options.kind, parsed);
       if (usage) {
         outcome.usage = usage;
-        payloads = [];
-        earlierText = "";
+        generated.forget();
       }
       const usageOnly = usage && Array.isArray(parsed.choices) && parsed.choices.length === 0;
       if (usageOnly && !options.clientWantsUsage) continue;

@@ -1,25 +1,21 @@
 import { accessSync, closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { randomAlphanumeric } from "../crypto";
+import { LOG_COLUMNS } from "../../db/queries/charges";
 import type { NewLogRow } from "../../db/schema";
 import type { Charge } from "./charges";
 
 const SUFFIX = ".jnl";
 
 /**
- * The log row's fields, in the order a journal line holds them. Written in each journal's first line, so a
- * later version that changes the list still reads older journals by their own.
+ * A charge as one line: a JSON array, the charge's numbers then its log row's values (none without a row), in
+ * the order of LOG_COLUMNS; each journal's first line records that order, so a later version that changes the
+ * columns still reads older journals by their own.
  */
-const LOG_FIELDS: (keyof NewLogRow)[] = [
-  "user_id", "created_at", "type", "content", "username", "token_name", "model_name", "quota", "prompt_tokens",
-  "completion_tokens", "use_time", "is_stream", "channel_id", "token_id", "group", "ip", "request_id", "other",
-];
-
-/** A charge as one line: a JSON array, the charge's numbers then its log row's values (none without a row). */
 function chargeLine(c: Charge): string {
   const values: unknown[] = [c.userId, c.tokenId, c.tokenUnlimited ? 1 : 0, c.channelId, c.quota, c.debit ? 1 : 0];
   const log = c.log;
-  if (log) for (const field of LOG_FIELDS) values.push(log[field]);
+  if (log) for (const field of LOG_COLUMNS) values.push(log[field]);
   return JSON.stringify(values);
 }
 
@@ -38,6 +34,7 @@ function chargeOfLine(line: string, logFields: readonly string[]): Charge {
   }
   return { userId: userId!, tokenId: tokenId!, tokenUnlimited: tokenUnlimited === 1, channelId: channelId!, quota: quota!, debit: debit === 1, log };
 }
+
 /** Journal files this process writes or is recovering (another book in the same process must not take them). */
 const live = new Set<string>();
 
@@ -62,7 +59,7 @@ export class ChargeJournal {
     this.path = join(dir, this.name);
     this.fd = openSync(this.path, "a", 0o600);
     live.add(this.path);
-    this.bytes += writeSync(this.fd, `${JSON.stringify({ database: databaseId, log_fields: LOG_FIELDS })}\n`);
+    this.bytes += writeSync(this.fd, `${JSON.stringify({ database: databaseId, log_fields: LOG_COLUMNS })}\n`);
   }
 
   append(charge: Charge): void {
@@ -179,7 +176,7 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
         for (const line of lines) {
           if (!line) continue;
           try {
-            charges.push(chargeOfLine(line, header.log_fields ?? LOG_FIELDS));
+            charges.push(chargeOfLine(line, header.log_fields ?? LOG_COLUMNS));
           } catch {}
         }
         return charges;

@@ -1,0 +1,45 @@
+import { streamedText, type EndpointKind } from "../../service/relay/endpoints";
+
+/** Raw event payloads kept for a possible count, in characters; past it they are reduced to their text. */
+const PAYLOAD_BUDGET = 256 * 1024;
+
+/**
+ * What a relayed stream generated, kept in case the upstream never reports usage and the gateway must count
+ * it: the events' payloads as they came (parsed only if needed), reduced to their text past PAYLOAD_BUDGET so a
+ * long stream keeps its text rather than its events.
+ */
+export class StreamedText {
+  private payloads: string[] = [];
+  private payloadChars = 0;
+  private earlier = "";
+
+  constructor(private readonly kind: EndpointKind) {}
+
+  keep(data: string): void {
+    this.payloads.push(data);
+    this.payloadChars += data.length;
+    if (this.payloadChars <= PAYLOAD_BUDGET) return;
+    this.earlier = this.text;
+    this.payloads = [];
+    this.payloadChars = 0;
+  }
+
+  /** Drops everything kept (the upstream reported usage: no count is needed). */
+  forget(): void {
+    this.payloads = [];
+    this.payloadChars = 0;
+    this.earlier = "";
+  }
+
+  get text(): string {
+    return this.earlier + this.payloads.map((data) => textOf(this.kind, data)).join("");
+  }
+}
+
+function textOf(kind: EndpointKind, data: string): string {
+  try {
+    return streamedText(kind, JSON.parse(data));
+  } catch {
+    return "";
+  }
+}
