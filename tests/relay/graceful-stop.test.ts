@@ -1,14 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { spawn, type Subprocess } from "bun";
+import type { Subprocess } from "bun";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import OpenAI from "openai";
-import { ApiClient } from "../support/client";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
+import { chatCalls, relayThrough, startServeProcess, type ServeProcess } from "../support/serve-process";
 
-const ROOT = join(import.meta.dir, "../..");
 const CALLS = 20;
 
 let dir: string;
@@ -28,40 +26,13 @@ afterEach(async () => {
 const dbPath = () => join(dir, "t.db");
 
 /** A real `serve` process on the test's SQLite file; charges are flushed only at stop (BILLING_FLUSH_MS is 10 min). */
-async function startServer(): Promise<{ url: string; process: Subprocess }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const url = `http://127.0.0.1:${port}`;
-  const server = spawn({
-    cmd: ["bun", join(ROOT, "src/main.ts"), "serve"],
-    cwd: dir,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: dbPath(), INITIAL_ROOT_PASSWORD: "root-pass-1234", BILLING_FLUSH_MS: "600000" },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  servers.push(server);
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/api/status`)).ok) return { url, process: server };
-    } catch {}
-    await Bun.sleep(25);
-  }
-  throw new Error("server did not start");
+async function startServer(): Promise<ServeProcess> {
+  const server = await startServeProcess(dir, dbPath(), { BILLING_FLUSH_MS: "600000" });
+  servers.push(server.process);
+  return server;
 }
 
-const chat = (client: OpenAI, n: number) =>
-  Promise.all(Array.from({ length: n }, () => client.chat.completions.create({ model: "stop-model", messages: [{ role: "user", content: "hi" }] })));
-
-/** Prices a model, adds a channel to the fake and makes CALLS concurrent chat calls with a new token. */
-async function makeCalls(url: string): Promise<{ client: OpenAI; key: string }> {
-  const root = new ApiClient(url);
-  await root.login("root", "root-pass-1234");
-  await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "stop-model": 1 }) });
-  await root.post("/api/channel/", { type: 1, name: "fake", key: "sk-x", base_url: fake.url, models: "stop-model", group: "default" });
-  const key = (await root.post("/api/token/", { name: "k", unlimited_quota: true })).body.data.keys[0];
-  const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
-  await chat(client, CALLS);
-  return { client, key };
-}
+const makeCalls = (url: string) => relayThrough(url, fake.url, CALLS);
 
 /** What the database holds: consume rows, their quota, and root's counters. */
 function stored() {
@@ -94,7 +65,7 @@ describe("stopping the gateway loses no charge", () => {
     await fetch(`${first.url}/dashboard/billing/usage`, { headers: { authorization: `Bearer ${key}` } });
     const flushed = stored();
     expect(flushed.logs.n).toBe(CALLS);
-    await chat(client, 5);
+    await chatCalls(client, 5);
     first.process.kill("SIGKILL");
     await first.process.exited;
     expect(stored().logs.n).toBe(CALLS);

@@ -1,5 +1,6 @@
 import type { Db } from "../connect";
 import type { Exec } from "../exec";
+import { runPrepared } from "../prepared";
 
 type KeyValueTable = "options" | "internals";
 
@@ -13,14 +14,16 @@ export async function readOne(db: Exec, table: KeyValueTable, key: string): Prom
   return row?.value;
 }
 
-/** Insert or replace one pair; the upsert syntax is the one dialect difference here. */
+/**
+ * Insert or replace one pair (the upsert syntax is the one dialect difference here), as a statement compiled
+ * once: a flush records its journal offset with it, and building the query each time cost more than running it.
+ * The parameters are the key, the value, then the value again for the update.
+ */
 export async function upsert(db: Exec, table: KeyValueTable, key: string, value: string): Promise<void> {
-  const insert = db.k.insertInto(table).values({ key, value });
-  if (db.dialect === "mysql") {
-    await insert.onDuplicateKeyUpdate({ value }).execute();
-  } else {
-    await insert.onConflict((oc) => oc.column("key").doUpdateSet({ value })).execute();
-  }
+  await runPrepared(db, `upsert-${table}`, (k) => {
+    const insert = k.insertInto(table).values({ key: "", value: "" });
+    return db.dialect === "mysql" ? insert.onDuplicateKeyUpdate({ value: "" }) : insert.onConflict((oc) => oc.column("key").doUpdateSet({ value: "" }));
+  }, [key, value, value]);
 }
 
 /** Insert only when absent; answers the value that is stored afterwards (first writer wins). */

@@ -1,15 +1,19 @@
 import { ServiceError } from "../../service/errors";
 
 /** Reads a request body up to `limit` bytes; a larger one is refused with 413 before it is all read. */
-export async function readBodyLimited(request: Request, limit: number): Promise<string> {
+export function readBodyLimited(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (declared > limit) throw new ServiceError("request body is too large", 413);
-  if (!request.body) return "";
-  // A declared length bounds what the server reads, so the body can be read whole.
+  if (declared > limit) return Promise.reject(new ServiceError("request body is too large", 413));
+  if (!request.body) return Promise.resolve("");
+  // A declared length bounds what the server reads, so the body can be read whole (no wrapper around it).
   if (Number.isFinite(declared)) return request.text();
+  return readChunksLimited(request.body, limit);
+}
+
+async function readChunksLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body) {
+  for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > limit) throw new ServiceError("request body is too large", 413);
     chunks.push(chunk);

@@ -27,7 +27,8 @@ function relayCall(ctx: ServiceContext): RelayCall {
     const startedAt = Date.now();
     try {
       const ip = clientIp(request, server, ctx.config.trustProxy);
-      const who = caller ?? (await authenticateRelayKey(ctx, request.headers.get("authorization"), ip));
+      const found = caller ?? authenticateRelayKey(ctx, request.headers.get("authorization"), ip);
+      const who = found instanceof Promise ? await found : found;
       const req = await parseRelayRequest(request, path, endpoint, limit);
       return await runRelay({ ctx, caller: who, endpoint, req, requestId, ip, startedAt });
     } catch (error) {
@@ -53,7 +54,8 @@ export function relayRoutes(ctx: ServiceContext) {
   const call = relayCall(ctx);
   const withKey = (request: Request, server: Server, work: (caller: RelayCaller, requestId: string) => unknown) => {
     const requestId = newRequestId();
-    return authenticateRelayKey(ctx, request.headers.get("authorization"), clientIp(request, server, ctx.config.trustProxy))
+    return Promise.resolve()
+      .then(() => authenticateRelayKey(ctx, request.headers.get("authorization"), clientIp(request, server, ctx.config.trustProxy)))
       .then(async (caller) => jsonReply(await work(caller, requestId), requestId))
       .catch((error) => relayErrorResponse(error, requestId));
   };

@@ -20,8 +20,7 @@ const STREAM_USAGE_KINDS = new Set(["chat", "completions"]);
 /** A JSON object's text (with a model, so not empty) with `stream_options.include_usage` added as its last member. */
 const withUsageRequested = (objectText: string) => `${objectText.slice(0, objectText.lastIndexOf("}"))},"stream_options":{"include_usage":true}}`;
 
-async function readJson(request: Request, limit: number): Promise<{ text: string; json: Record<string, any> }> {
-  const text = await readBodyLimited(request, limit);
+function parseJsonObject(text: string): Record<string, any> {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -29,7 +28,7 @@ async function readJson(request: Request, limit: number): Promise<{ text: string
     throw invalidRequest("request body is not valid JSON");
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidRequest("request body must be a JSON object");
-  return { text, json: body as Record<string, any> };
+  return body as Record<string, any>;
 }
 
 export async function parseRelayRequest(request: Request, path: string, endpoint: Endpoint, limit: number): Promise<RelayRequest> {
@@ -58,7 +57,8 @@ export async function parseRelayRequest(request: Request, path: string, endpoint
       },
     };
   }
-  const { text, json } = await readJson(request, limit);
+  const text = await readBodyLimited(request, limit);
+  const json = parseJsonObject(text);
   if (json.model !== undefined && typeof json.model !== "string") throw invalidRequest("model must be a string");
   const model = (json.model as string | undefined)?.trim() || endpoint.defaultModel || "";
   if (!model) throw invalidRequest("model is required", "model_required");

@@ -136,7 +136,7 @@ function priceFor(s: Omit<CallState, "promptEstimate" | "channelsTried">, group:
 }
 
 /** Holds the call's worst honest cost: the prompt (at least PreConsumedQuota) plus its completion budget. */
-async function reserve(s: CallState, price: Price, perCallUnits: number): Promise<Reservation> {
+function reserve(s: CallState, price: Price, perCallUnits: number): Reservation | Promise<Reservation> {
   const { ctx, caller, req } = s;
   const floor = ctx.options.num("PreConsumedQuota");
   const estimate = {
@@ -145,11 +145,13 @@ async function reserve(s: CallState, price: Price, perCallUnits: number): Promis
   };
   const amount = reservationFor(price, estimate, floor, ctx.options.num("QuotaPerUnit")) * perCallUnits;
   const token = caller.token ? { id: caller.token.id, unlimited: caller.token.unlimited_quota === 1 } : null;
+  const refused = (error: unknown): never => {
+    throw error instanceof InsufficientQuotaError ? reserveFailure(error) : error;
+  };
   try {
-    return await ctx.relay.book.reserve(caller.user.id, token, amount);
+    return ctx.relay.book.reserveAtOnce(caller.user.id, token, amount) ?? ctx.relay.book.reserve(caller.user.id, token, amount).catch(refused);
   } catch (error) {
-    if (error instanceof InsufficientQuotaError) throw reserveFailure(error);
-    throw error;
+    return refused(error);
   }
 }
 
@@ -202,7 +204,8 @@ export async function runRelay(call: Omit<CallState, "promptEstimate" | "channel
   const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, promptEstimate, channelsTried: [] };
   if (groups.length === 0) throw finalFailure(undefined, s, caller.group);
   const perCallUnits = price.kind === "per-call" ? Math.max(1, Number(req.json?.n) || 1) : 1;
-  const reservation = await reserve(s, price, perCallUnits);
+  const held = reserve(s, price, perCallUnits);
+  const reservation = held instanceof Promise ? await held : held;
   let delivered = false;
   try {
     const response = await tryChannels(s, groups, { price, perCallUnits, reservation });

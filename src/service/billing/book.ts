@@ -151,12 +151,16 @@ export class BalanceBook {
     return new Set(account.remoteCharges.filter((charge) => charge.at <= expired || written(charge)));
   }
 
+  /** The account when it is held and usable as it is. */
+  private held(side: Side, id: number): Account | undefined {
+    const known = this[side].get(id);
+    return known && this.usable(known) ? known : undefined;
+  }
+
   /** The account, at once when it is held and usable; else after its (re)load. */
   private account(side: Side, id: number): Account | Promise<Account> {
     const accounts = this[side];
-    const known = accounts.get(id);
-    if (known && this.usable(known)) return known;
-    return this.serial.run(async () => {
+    return this.held(side, id) ?? this.serial.run(async () => {
       let account = accounts.get(id);
       if (account && this.usable(account)) return account;
       // Held before the read, so remote charges announced while it runs reach it.
@@ -179,6 +183,21 @@ export class BalanceBook {
     const user = userAccount instanceof Promise ? await userAccount : userAccount;
     const tokenAccount = token && !token.unlimited ? this.account("tokens", token.id) : null;
     const limited = tokenAccount instanceof Promise ? await tokenAccount : tokenAccount;
+    return this.hold(userId, user, token, limited, amount);
+  }
+
+  /**
+   * `reserve` without waiting: the reservation when both accounts are held and usable, undefined when one must
+   * be loaded first (then `reserve`). Throws InsufficientQuotaError as `reserve` does.
+   */
+  reserveAtOnce(userId: number, token: { id: number; unlimited: boolean } | null, amount: number): Reservation | undefined {
+    const user = this.held("users", userId);
+    const limited = token && !token.unlimited ? this.held("tokens", token.id) : null;
+    if (!user || limited === undefined) return undefined;
+    return this.hold(userId, user, token, limited, amount);
+  }
+
+  private hold(userId: number, user: Account, token: { id: number; unlimited: boolean } | null, limited: Account | null, amount: number): Reservation {
     if (user.available < amount || user.available <= 0) throw new InsufficientQuotaError("user", user.available, amount);
     if (limited && (limited.available < amount || limited.available <= 0)) {
       throw new InsufficientQuotaError("token", limited.available, amount);

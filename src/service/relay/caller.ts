@@ -60,13 +60,20 @@ export function usingGroup(ctx: ServiceContext, user: UserRow, requested: string
   return requested;
 }
 
-/** Relay token auth, in the order: key, token state, allowed IPs, user, group, channel pin. */
-export async function authenticateRelayKey(ctx: ServiceContext, authorization: string | null, clientIp: string): Promise<RelayCaller> {
+/**
+ * Relay token auth, in the issue's order: key, token state, allowed IPs, user, group, channel pin. Answers at
+ * once when the token and its user are cached (the relay's usual case); a refusal may be thrown directly.
+ */
+export function authenticateRelayKey(ctx: ServiceContext, authorization: string | null, clientIp: string): RelayCaller | Promise<RelayCaller> {
   const parsed = parseRelayKey(authorization);
   if (!parsed) throw unauthorized("no API key provided: send Authorization: Bearer sk-...");
   const hash = hashOfKey(ctx.secret, parsed.key);
   const held = ctx.relay.tokens.peek(hash);
-  const token = held === undefined ? await ctx.relay.tokens.get(hash) : held;
+  if (held === undefined) return ctx.relay.tokens.get(hash).then((token) => callerOfToken(ctx, parsed.pin, token, clientIp));
+  return callerOfToken(ctx, parsed.pin, held, clientIp);
+}
+
+function callerOfToken(ctx: ServiceContext, pin: string | undefined, token: TokenRow | null | undefined, clientIp: string): RelayCaller | Promise<RelayCaller> {
   if (!token) throw unauthorized("invalid API key");
   if (token.status === 2) throw unauthorized("this API key is disabled");
   if (token.status === 3 || (token.expired_time !== -1 && token.expired_time < nowSeconds())) {
@@ -78,11 +85,14 @@ export async function authenticateRelayKey(ctx: ServiceContext, authorization: s
   if (token.status !== 1) throw unauthorized("this API key is not enabled");
   if (!ipAllowed(token.allow_ips, clientIp)) throw forbidden("your IP address is not allowed to use this API key");
   const found = liveUser(ctx, token.user_id);
-  const user = found instanceof Promise ? await found : found;
+  return found instanceof Promise ? found.then((user) => callerOfUser(ctx, pin, token, user)) : callerOfUser(ctx, pin, token, found);
+}
+
+function callerOfUser(ctx: ServiceContext, pin: string | undefined, token: TokenRow, user: UserRow): RelayCaller {
   const group = usingGroup(ctx, user, token.group);
-  if (parsed.pin === undefined) return { user, token, group };
+  if (pin === undefined) return { user, token, group };
   if (user.role < Role.Admin) throw forbidden("ordinary users cannot choose a channel");
-  const pinnedChannelId = Number(parsed.pin);
+  const pinnedChannelId = Number(pin);
   if (!Number.isSafeInteger(pinnedChannelId) || pinnedChannelId <= 0) {
     throw new RelayError(400, "invalid channel id", "invalid_request", "invalid_request_error");
   }
