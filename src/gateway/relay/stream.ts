@@ -2,6 +2,7 @@ import type { Usage } from "../../service/billing/quota";
 import { streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
 import { eventData, SseSplitter } from "./sse";
 import { StreamedText } from "./stream-text";
+import { endsStream, relayWholeStream } from "./whole-stream";
 
 export type StreamEnd = "done" | "eof" | "timeout" | "client_gone" | "error";
 
@@ -65,6 +66,21 @@ const afterThisTurn = () => new Promise<typeof NOT_YET>((resolve) => setImmediat
  */
 export async function relayStream(options: StreamOptions): Promise<string | ReadableStream<Uint8Array>> {
   const reader = options.upstream.getReader();
+  const first = reader.read();
+  const arrived = Bun.peek.status(first) === "fulfilled" ? (Bun.peek(first) as Awaited<typeof first>) : undefined;
+  const whole = arrived && !arrived.done && endsStream(arrived.value) ? relayWholeStream(arrived.value, options.kind, options.clientWantsUsage) : undefined;
+  if (!whole) return relayEvents(options, reader, first);
+  reader.cancel().catch(() => {});
+  options.onEnd({ usage: whole.usage, text: "", firstResponseMs: Date.now() - options.startedAt, end: "done" });
+  return whole.body;
+}
+
+/** The event-by-event relay, from the upstream's first read on. */
+async function relayEvents(
+  options: StreamOptions,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  first: ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>,
+): Promise<string | ReadableStream<Uint8Array>> {
   const splitter = new SseSplitter();
   const generated = new StreamedText(options.kind);
   const outcome: StreamOutcome = {
@@ -135,8 +151,7 @@ export async function relayStream(options: StreamOptions): Promise<string | Read
 
   let early = "";
   try {
-    for (;;) {
-      const read = reader.read();
+    for (let read = first; ; read = reader.read()) {
       const result = Bun.peek.status(read) === "fulfilled" ? (Bun.peek(read) as Awaited<typeof read>) : await Promise.race([read, afterThisTurn()]);
       if (result === NOT_YET) {
         pendingRead = read;
