@@ -35,7 +35,9 @@ export class QuotaRollup {
   add(c: Consumption, flushAfterMs: number): void {
     const created_at = hourOf(this.now());
     const key = `${c.userId}\u0000${c.model}\u0000${created_at}`;
-    merge(this.buckets, key, { user_id: c.userId, username: c.username, model_name: c.model, created_at, count: 1, quota: c.quota, token_used: c.tokens });
+    const bucket = this.buckets.get(key);
+    if (bucket) addInto(bucket, c.username, 1, c.quota, c.tokens);
+    else this.buckets.set(key, { user_id: c.userId, username: c.username, model_name: c.model, created_at, count: 1, quota: c.quota, token_used: c.tokens });
     this.arm(flushAfterMs);
   }
 
@@ -81,8 +83,13 @@ export class QuotaRollup {
 function merge(into: Map<string, QuotaBucket>, key: string, b: QuotaBucket): void {
   const a = into.get(key);
   if (!a) return void into.set(key, b);
-  a.username = b.username;
-  a.count += b.count;
-  a.quota += b.quota;
-  a.token_used += b.token_used;
+  addInto(a, b.username, b.count, b.quota, b.token_used);
+}
+
+/** Counts calls into a bucket (the latest username wins). */
+function addInto(bucket: QuotaBucket, username: string, count: number, quota: number, tokens: number): void {
+  bucket.username = username;
+  bucket.count += count;
+  bucket.quota += quota;
+  bucket.token_used += tokens;
 }
