@@ -29,11 +29,13 @@ import { relayStream, type StreamOutcome } from "./stream";
 
 const DRAIN_MS = 60_000;
 const utf8 = new TextDecoder();
-const SSE_HEADERS = {
+/** A stream reply's headers (a literal per reply: spreading a shared object cost more than building it). */
+const sseHeaders = (requestId: string) => ({
   "content-type": "text/event-stream",
   "cache-control": "no-cache",
   "x-accel-buffering": "no",
-};
+  "x-tollgate-request-id": requestId,
+});
 
 interface CallState {
   ctx: ServiceContext;
@@ -289,7 +291,7 @@ async function deliver(s: CallState, response: Response, ok: Success): Promise<R
         settle(s, ok, usage, !outcome.usage, { firstResponseMs: outcome.firstResponseMs, streamEnd: outcome.end });
       },
     });
-    return new Response(body, { status: 200, headers: { ...SSE_HEADERS, "x-tollgate-request-id": s.requestId } });
+    return new Response(body, { status: 200, headers: sseHeaders(s.requestId) });
   }
   if (mapResponse) return deliverTranslated(s, response, ok, mapResponse);
   const bytes = new Uint8Array(await response.arrayBuffer());
