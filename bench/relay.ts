@@ -32,7 +32,7 @@ const ROOT_PASSWORD = "bench-root-pass";
 const COMPILED = process.env.BENCH_TOLLGATE_BINARY || join(ROOT, "dist/tollgate");
 
 const SATURATION_SECONDS = 5;
-const SATURATION_ROUNDS = 3;
+const SATURATION_ROUNDS = 5;
 const FIXED_RATE = 1000;
 const FIXED_SECONDS = 8;
 const FIRST_BYTE_RATE = 200;
@@ -363,10 +363,12 @@ export async function relayBench(): Promise<void> {
     if (series.at(-1)!.at < SOAK_SECONDS) sample();
     console.log(`  ${series.map((p) => `${p.at}s ${fmt(p.rss / MB)}`).join(", ")} (MB)`);
     const from = series.find((p) => p.at >= 10) ?? series[0]!;
+    const half = series.find((p) => p.at >= SOAK_SECONDS / 2) ?? from;
     const last = series.at(-1)!;
     const soakMax = Math.max(...series.map((p) => p.rss));
+    const growth = (since: { rss: number }) => `${signed(((last.rss - since.rss) / since.rss) * 100, 1)}%`;
     console.log(
-      `  growth from ${from.at} s to ${last.at} s: ${signed(((last.rss - from.rss) / from.rss) * 100, 1)}% [target flat: < ~10%]; ` +
+      `  growth from ${from.at} s to ${last.at} s: ${growth(from)} (from ${half.at} s: ${growth(half)}) [target flat: < ~10%]; ` +
         `max ${fmt(soakMax / MB)} MB [target <= 150 MB]; ` +
         `soak p50 ${fmt(soak.latency.p50, 3)} ms, p99 ${fmt(soak.latency.p99, 3)} ms, non-2xx ${soak.non2xx}, errors ${soak.errors}`,
     );
