@@ -51,14 +51,23 @@ async function ease(tids: number[]): Promise<number[]> {
  */
 export async function easeUpstreamThread(): Promise<number[]> {
   if (process.platform !== "linux") return [];
-  return ease(threadsNamed(UPSTREAM_THREAD_NAME));
+  try {
+    return await ease(threadsNamed(UPSTREAM_THREAD_NAME));
+  } catch {
+    return [];
+  }
 }
 
 /** Looks for the upstream thread every second until it exists (the first fetch makes it), then eases it once. */
 export function easeUpstreamThreadWhenStarted(): () => void {
   if (process.platform !== "linux") return () => {};
   const timer = setInterval(() => {
-    const tids = threadsNamed(UPSTREAM_THREAD_NAME);
+    let tids: number[];
+    try {
+      tids = threadsNamed(UPSTREAM_THREAD_NAME);
+    } catch {
+      return clearInterval(timer); // no /proc to look in: nothing to ease
+    }
     if (tids.length === 0) return;
     clearInterval(timer);
     void ease(tids);

@@ -96,6 +96,8 @@ describe("sign-in", () => {
   test("signing out clears the local user record", async () => {
     const page = await ui.session.page();
     await signIn(page, "root", ROOT_PASSWORD);
+    // The menu opens on focus: a re-render of the page still loading could take it away before the click.
+    await page.waitForLoadState("networkidle");
     await page.click("[data-testid=user-menu]");
     await page.click("[data-testid=logout]");
     await page.waitForURL("**/login");

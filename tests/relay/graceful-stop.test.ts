@@ -1,38 +1,18 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import type { Subprocess } from "bun";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
-import { chatCalls, relayThrough, startServeProcess, type ServeProcess } from "../support/serve-process";
+import { chatCalls, relayThrough, useServeFixture } from "../support/serve-process";
 
 const CALLS = 20;
 
-let dir: string;
-let fake: FakeUpstream;
-let servers: Subprocess[] = [];
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "tollgate-stop-"));
-  fake = startFakeUpstream();
-});
-afterEach(async () => {
-  for (const server of servers) server.kill("SIGKILL");
-  servers = [];
-  await fake.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const dbPath = () => join(dir, "t.db");
+const f = useServeFixture("tollgate-stop-");
+const dbPath = () => f.dbPath;
 
 /** A real `serve` process on the test's SQLite file; charges are flushed only at stop (BILLING_FLUSH_MS is 10 min). */
-async function startServer(): Promise<ServeProcess> {
-  const server = await startServeProcess(dir, dbPath(), { BILLING_FLUSH_MS: "600000" });
-  servers.push(server.process);
-  return server;
-}
+const startServer = () => f.start({ BILLING_FLUSH_MS: "600000" });
 
-const makeCalls = (url: string) => relayThrough(url, fake.url, CALLS);
+const makeCalls = (url: string) => relayThrough(url, f.fake.url, CALLS);
 
 /** What the database holds: consume rows, their quota, and root's counters. */
 function stored() {
@@ -43,7 +23,7 @@ function stored() {
   return { logs, root };
 }
 
-const journals = () => readdirSync(join(dir, "billing-journal")).filter((name) => name.endsWith(".jnl"));
+const journals = () => readdirSync(join(f.dir, "billing-journal")).filter((name) => name.endsWith(".jnl"));
 
 describe("stopping the gateway loses no charge", () => {
   test("SIGTERM writes every pending charge and log row before the process exits", async () => {

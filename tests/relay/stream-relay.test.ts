@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_EVENT_CHARS } from "../../src/gateway/relay/sse";
-import { relayStream, type StreamOutcome } from "../../src/gateway/relay/stream";
+import type { StreamOutcome } from "../../src/gateway/relay/stream";
+import { relayToEnd } from "../support/relay-stream";
 
 const chunk = (content: string) => `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`;
 const usageChunk = `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } })}\n\n`;
@@ -17,20 +18,7 @@ async function relay(parts: string[], failAtEnd = false): Promise<{ body: string
       else controller.close();
     },
   });
-  let ended: StreamOutcome | undefined;
-  const body = await relayStream({
-    kind: "chat",
-    upstream,
-    clientWantsUsage: false,
-    startedAt: Date.now(),
-    idleTimeoutMs: 5000,
-    drainMs: 1000,
-    pingSeconds: 0,
-    synthesizeUsage: () => ({ promptTokens: 0, completionTokens: 0, cachedTokens: 0 }),
-    onEnd: (outcome) => (ended = { ...outcome, text: outcome.text }),
-  });
-  const text = typeof body === "string" ? body : await new Response(body).text();
-  return { body: text, outcome: ended! };
+  return relayToEnd(upstream);
 }
 
 describe("what a relayed stream keeps for billing", () => {

@@ -1,11 +1,6 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import type { Subprocess } from "bun";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
 import { easeUpstreamThread, SCHED_BATCH, setThreadPolicy, threadPolicy, threadsNamed, UPSTREAM_THREAD_NAME } from "../../src/gateway/upstream-thread";
-import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
-import { relayThrough, startServeProcess } from "../support/serve-process";
+import { relayThrough, useServeFixture } from "../support/serve-process";
 
 const SCHED_OTHER = 0;
 
@@ -27,26 +22,13 @@ describe("the upstream thread runs as SCHED_BATCH", () => {
   });
 
   describe("in a serving gateway", () => {
-    let dir: string;
-    let fake: FakeUpstream;
-    let servers: Subprocess[] = [];
-    beforeEach(() => {
-      dir = mkdtempSync(join(tmpdir(), "tollgate-thread-"));
-      fake = startFakeUpstream();
-    });
-    afterEach(async () => {
-      for (const server of servers) server.kill("SIGKILL");
-      servers = [];
-      await fake.stop();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    const f = useServeFixture("tollgate-thread-");
 
     /** The policies of the server's upstream threads, polled until `until` holds or 4 s pass. */
     async function upstreamPolicies(env: Record<string, string>, until: (policies: number[]) => boolean): Promise<number[]> {
-      const server = await startServeProcess(dir, join(dir, "t.db"), env);
-      servers.push(server.process);
+      const server = await f.start(env);
       expect(threadsNamed(UPSTREAM_THREAD_NAME, server.process.pid)).toEqual([]);
-      await relayThrough(server.url, fake.url, 2);
+      await relayThrough(server.url, f.fake.url, 2);
       let policies: number[] = [];
       for (let waited = 0; waited < 4000; waited += 100) {
         policies = threadsNamed(UPSTREAM_THREAD_NAME, server.process.pid).map(threadPolicy);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { relayStream, type StreamOutcome } from "../../src/gateway/relay/stream";
+import type { StreamOutcome } from "../../src/gateway/relay/stream";
 import { endsStream, relayWholeStream } from "../../src/gateway/relay/whole-stream";
+import { relayToEnd } from "../support/relay-stream";
 
 const encoder = new TextEncoder();
 const event = (payload: object) => `data: ${JSON.stringify(payload)}\n\n`;
@@ -20,19 +21,7 @@ async function relay(parts: string[], clientWantsUsage: boolean): Promise<{ body
       controller.close();
     },
   });
-  let ended: StreamOutcome | undefined;
-  const body = await relayStream({
-    kind: "chat",
-    upstream,
-    clientWantsUsage,
-    startedAt: Date.now(),
-    idleTimeoutMs: 5000,
-    drainMs: 1000,
-    pingSeconds: 0,
-    synthesizeUsage: () => ({ promptTokens: 0, completionTokens: 0, cachedTokens: 0 }),
-    onEnd: (outcome) => (ended = { ...outcome, text: outcome.text }),
-  });
-  return { body: typeof body === "string" ? body : await new Response(body).text(), outcome: ended! };
+  return relayToEnd(upstream, clientWantsUsage);
 }
 
 /** The same stream split in the middle of an event, so the event-by-event relay handles it. */

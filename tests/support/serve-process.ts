@@ -1,7 +1,11 @@
+import { afterEach, beforeEach } from "bun:test";
 import { spawn, type Subprocess } from "bun";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
 import { ApiClient } from "./client";
+import { startFakeUpstream, type FakeUpstream } from "./fake-upstream";
 
 const ROOT = join(import.meta.dir, "../..");
 export const SERVE_ROOT_PASSWORD = "root-pass-1234";
@@ -46,4 +50,46 @@ export async function relayThrough(url: string, upstreamUrl: string, calls: numb
   const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
   await chatCalls(client, calls);
   return { client, key };
+}
+
+/** What each test of a file gets: a temp folder with its SQLite path, a fake upstream, and `serve` processes. */
+export interface ServeFixture {
+  readonly dir: string;
+  readonly dbPath: string;
+  readonly fake: FakeUpstream;
+  /** Starts `serve` on the test's database; it is killed after the test. */
+  start(env?: Record<string, string>): Promise<ServeProcess>;
+}
+
+/** Registers the per-test set-up and clean-up of a ServeFixture (a new folder and fake for every test). */
+export function useServeFixture(prefix: string): ServeFixture {
+  let dir = "";
+  let fake: FakeUpstream | undefined;
+  let servers: Subprocess[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    fake = startFakeUpstream();
+  });
+  afterEach(async () => {
+    for (const server of servers) server.kill("SIGKILL");
+    servers = [];
+    await fake?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get dir() {
+      return dir;
+    },
+    get dbPath() {
+      return join(dir, "t.db");
+    },
+    get fake() {
+      return fake!;
+    },
+    async start(env = {}) {
+      const server = await startServeProcess(dir, join(dir, "t.db"), env);
+      servers.push(server.process);
+      return server;
+    },
+  };
 }

@@ -147,14 +147,15 @@ function reserve(s: CallState, price: Price, perCallUnits: number): Reservation 
   };
   const amount = reservationFor(price, estimate, floor, ctx.options.num("QuotaPerUnit")) * perCallUnits;
   const token = caller.token ? { id: caller.token.id, unlimited: caller.token.unlimited_quota === 1 } : null;
-  const refused = (error: unknown): never => {
-    throw error instanceof InsufficientQuotaError ? reserveFailure(error) : error;
-  };
   try {
-    return ctx.relay.book.reserveAtOnce(caller.user.id, token, amount) ?? ctx.relay.book.reserve(caller.user.id, token, amount).catch(refused);
+    return ctx.relay.book.reserveAtOnce(caller.user.id, token, amount) ?? ctx.relay.book.reserve(caller.user.id, token, amount).catch(refusedReservation);
   } catch (error) {
-    return refused(error);
+    return refusedReservation(error);
   }
+}
+
+function refusedReservation(error: unknown): never {
+  throw error instanceof InsufficientQuotaError ? reserveFailure(error) : error;
 }
 
 /** Tries channels until one answers 2xx: a failed channel is excluded for the rest of the call. */
