@@ -2,7 +2,7 @@ import type { Usage } from "../../service/billing/quota";
 import { streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
 import { eventData, SseSplitter } from "./sse";
 import { StreamedText } from "./stream-text";
-import { endsStream, relayWholeStream } from "./whole-stream";
+import { endsStream, relayWholeStream, USAGE_MARK } from "./whole-stream";
 
 export type StreamEnd = "done" | "eof" | "timeout" | "client_gone" | "error";
 
@@ -33,8 +33,6 @@ export interface StreamOptions {
 }
 
 const encoder = new TextEncoder();
-/** Only events that may carry a usage report are parsed; the others pass through as they came. */
-const USAGE_MARK = /"usage"\s*:\s*\{/;
 
 /** The stream's end marker, allowing for stray spaces around it (checked on every event: no copy for the usual ones). */
 const isDone = (data: string) => data === "[DONE]" || (data.length < 16 && data.trim() === "[DONE]");

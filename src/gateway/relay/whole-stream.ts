@@ -3,7 +3,9 @@ import { streamedUsage, type EndpointKind } from "../../service/relay/endpoints"
 
 const END = "data: [DONE]\n\n";
 const END_BYTES = new TextEncoder().encode(END);
-const USAGE_MARKS = /"usage"\s*:\s*\{/g;
+/** Only events that may carry a usage report are parsed; the others pass through as they came. */
+export const USAGE_MARK = /"usage"\s*:\s*\{/;
+const USAGE_MARKS = new RegExp(USAGE_MARK.source, "g");
 const utf8 = new TextDecoder();
 
 /** Whether a chunk ends with the stream's end marker: only then can it hold a whole stream. */

@@ -179,10 +179,8 @@ export class BalanceBook {
    * cover it. Atomic: the check and the hold happen with no await between them.
    */
   async reserve(userId: number, token: { id: number; unlimited: boolean } | null, amount: number): Promise<Reservation> {
-    const userAccount = this.account("users", userId);
-    const user = userAccount instanceof Promise ? await userAccount : userAccount;
-    const tokenAccount = token && !token.unlimited ? this.account("tokens", token.id) : null;
-    const limited = tokenAccount instanceof Promise ? await tokenAccount : tokenAccount;
+    const user = await this.account("users", userId);
+    const limited = token && !token.unlimited ? await this.account("tokens", token.id) : null;
     return this.hold(userId, user, token, limited, amount);
   }
 

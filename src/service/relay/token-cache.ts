@@ -41,9 +41,9 @@ export class TokenCache {
   }
 
   async get(hash: string): Promise<TokenRow | undefined> {
+    const held = this.peek(hash);
+    if (held !== undefined) return held ?? undefined;
     const now = Date.now();
-    const hit = this.byHash.get(hash);
-    if (hit && hit.until > now) return hit.token;
     const token = await findLiveTokenByHash(this.db, hash);
     if (this.byHash.size >= this.maxEntries) {
       this.byHash.clear();

@@ -32,9 +32,9 @@ export class UserDirectory {
   }
 
   async get(id: number): Promise<UserRow | undefined> {
+    const held = this.peek(id);
+    if (held !== undefined) return held ?? undefined;
     const now = Date.now();
-    const hit = this.entries.get(id);
-    if (hit && hit.until > now) return hit.user;
     const user = await findUserById(this.db, id);
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(id, { user, until: now + this.freshMs });
