@@ -4,7 +4,9 @@ import type { Db } from "./connect";
 /**
  * The checkpointer's thread, as source text (it must not depend on how the bundler names things): its own
  * connection to the file copies the write-ahead log into the database every `everyMs`, without waiting for
- * readers or writers (PASSIVE).
+ * readers or writers (PASSIVE). The log starts over only when a write begins with every frame copied, so
+ * under writes that never pause (a commit lands during most copies) one pass is not enough: passes repeat
+ * until one finds nothing new; otherwise the log file grows for as long as the load lasts.
  */
 const WORKER_SOURCE = `
 const { Database } = require("bun:sqlite");
@@ -18,7 +20,17 @@ self.onmessage = ({ data }) => {
   }
   db = new Database(data.path);
   db.run("PRAGMA busy_timeout = 1000");
-  timer = setInterval(() => { try { db.run("PRAGMA wal_checkpoint(PASSIVE)"); } catch {} }, data.everyMs);
+  const pass = db.query("PRAGMA wal_checkpoint(PASSIVE)");
+  timer = setInterval(() => {
+    try {
+      let last = -1;
+      for (let i = 0; i < 20; i++) {
+        const { log, checkpointed } = pass.get();
+        if (checkpointed === log && log === last) break;
+        last = log;
+      }
+    } catch {}
+  }, data.everyMs);
 };
 `;
 
