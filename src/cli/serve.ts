@@ -1,7 +1,6 @@
 import { checkpointInBackground } from "../db/checkpointer";
 import { createApp } from "../gateway/app";
 import { relayProbe } from "../gateway/relay/probe";
-import { easeUpstreamThreadWhenStarted } from "../gateway/upstream-thread";
 import { scheduleRetests } from "../service/relay/channel-tests";
 import { bootstrapRoot } from "../service/accounts/setup";
 import { loadConfig, loadDotEnv } from "../service/config";
@@ -24,7 +23,6 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const app = createApp(ctx).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
   const stopRetests = scheduleRetests(ctx, relayProbe(ctx));
   scheduleLogRetention(ctx);
-  const stopEasing = config.upstreamThreadBatch ? easeUpstreamThreadWhenStarted() : () => {};
   const where = ctx.db.dialect === "sqlite" ? config.sqlitePath : ctx.db.dialect;
   console.log(`Tollgate ${VERSION} listening on http://localhost:${app.server?.port} (database: ${where})`);
   if (root === "created") console.log("Created the root account from INITIAL_ROOT_PASSWORD.");
@@ -36,7 +34,6 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     stopping = true;
     console.log(`${signal} received, stopping…`);
     stopRetests();
-    stopEasing();
     await app.stop();
     await checkpoints.stop();
     await ctx.close();

@@ -29,8 +29,6 @@ export interface Config {
   relayTimeoutMs: number;
   /** Seconds between ': PING' comments on a quiet stream; 0 means none. */
   streamPingSeconds: number;
-  /** Whether Bun's upstream (HTTP client) thread runs as SCHED_BATCH on Linux (UPSTREAM_THREAD_BATCH=0 turns it off). */
-  upstreamThreadBatch: boolean;
 }
 
 /** Reads KEY=VALUE lines of a .env file into env, without overriding what is already set. */
@@ -74,6 +72,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamingTimeoutMs: int(env.STREAMING_TIMEOUT, 300, "STREAMING_TIMEOUT") * 1000,
     relayTimeoutMs: int(env.RELAY_TIMEOUT, 0, "RELAY_TIMEOUT") * 1000,
     streamPingSeconds: int(env.STREAM_PING_SECONDS, 0, "STREAM_PING_SECONDS"),
-    upstreamThreadBatch: env.UPSTREAM_THREAD_BATCH !== "0" && env.UPSTREAM_THREAD_BATCH !== "false",
   };
 }

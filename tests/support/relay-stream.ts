@@ -5,7 +5,7 @@ export async function relayToEnd(upstream: ReadableStream<Uint8Array>, clientWan
   let ended: StreamOutcome | undefined;
   const body = await relayStream({
     kind: "chat",
-    upstream,
+    upstream: upstream.getReader(),
     clientWantsUsage,
     startedAt: Date.now(),
     idleTimeoutMs: 5000,

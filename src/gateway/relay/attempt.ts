@@ -1,14 +1,16 @@
 import type { RouteChannel } from "../../service/relay/routing-table";
 import { mapStatus, type AttemptFailure } from "../../service/relay/retry-policy";
 import { maskUpstreamText } from "../../service/relay/mask";
+import { postUpstream } from "../upstream/client";
+import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { providerFor } from "./providers";
 import type { Provider, UpstreamCall } from "./providers/types";
 
-export type AttemptResult = { ok: true; response: Response } | { ok: false; failure: AttemptFailure; upstreamCode?: string; upstreamType?: string };
+export type AttemptResult = { ok: true; response: UpstreamReply } | { ok: false; failure: AttemptFailure; upstreamCode?: string; upstreamType?: string };
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
-async function errorOf(response: Response, channel: RouteChannel): Promise<AttemptResult> {
+async function errorOf(response: UpstreamReply, channel: RouteChannel): Promise<AttemptResult> {
   const text = (await response.text().catch(() => "")).slice(0, ERROR_BODY_LIMIT);
   let message = text || `upstream answered ${response.status}`;
   let upstreamCode: string | undefined;
@@ -21,7 +23,7 @@ async function errorOf(response: Response, channel: RouteChannel): Promise<Attem
     if (error?.code !== undefined && error?.code !== null) upstreamCode = String(error.code);
     if (typeof error?.type === "string" && error.type) upstreamType = error.type;
   } catch {}
-  const retryAfterHeader = Number(response.headers.get("retry-after"));
+  const retryAfterHeader = Number(response.header("retry-after"));
   return {
     ok: false,
     failure: {
@@ -46,13 +48,11 @@ export async function attemptUpstream(
     return { ok: false, failure: { status: 0, message: "the channel has no base URL configured" } };
   }
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers,
-      body,
-      redirect: "manual",
-      signal: timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined,
-    });
+    const signal = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const response =
+      typeof body === "string"
+        ? await postUpstream(url, headers, body, signal)
+        : fetchedReply(await fetch(url, { method: "POST", headers, body, redirect: "manual", signal }));
     if (response.status >= 200 && response.status < 300) return { ok: true, response };
     return await errorOf(response, channel);
   } catch (error) {

@@ -26,6 +26,7 @@ import type { RelayRequest } from "./parse";
 import { providerFor } from "./providers";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
+import type { UpstreamReply } from "../upstream/reply";
 
 const DRAIN_MS = 60_000;
 const utf8 = new TextDecoder();
@@ -260,10 +261,10 @@ function countedUsage(s: CallState, text: string): Usage {
 }
 
 /** A translating family's JSON reply, in OpenAI's shape, billed from the usage it reported. */
-async function deliverTranslated(s: CallState, response: Response, ok: Success, map: NonNullable<Provider["mapResponse"]>): Promise<Response> {
+async function deliverTranslated(s: CallState, response: UpstreamReply, ok: Success, map: NonNullable<Provider["mapResponse"]>): Promise<Response> {
   let reply: Record<string, unknown>;
   try {
-    reply = map(await response.json(), ok.upstreamModel);
+    reply = map(JSON.parse(await response.text()), ok.upstreamModel);
   } catch {
     throw new RelayError(502, "the upstream's reply could not be read", "bad_response_body", "upstream_error");
   }
@@ -274,13 +275,13 @@ async function deliverTranslated(s: CallState, response: Response, ok: Success, 
 }
 
 /** Hands the upstream's answer to the client and bills it (after the stream ends, for streams). */
-async function deliver(s: CallState, response: Response, ok: Success): Promise<Response> {
-  const contentType = response.headers.get("content-type") ?? "";
+async function deliver(s: CallState, response: UpstreamReply, ok: Success): Promise<Response> {
+  const contentType = response.header("content-type") ?? "";
   const { mapStream, mapResponse } = ok.provider;
-  if (s.req.stream && contentType.includes("text/event-stream") && response.body) {
+  if (s.req.stream && contentType.includes("text/event-stream")) {
     const body = await relayStream({
       kind: s.endpoint.kind,
-      upstream: mapStream ? mapStream(response.body, ok.upstreamModel) : response.body,
+      upstream: mapStream ? mapStream(response.stream(), ok.upstreamModel).getReader() : response.reader(),
       clientWantsUsage: s.req.clientWantsUsage,
       startedAt: s.startedAt,
       idleTimeoutMs: s.ctx.config.streamingTimeoutMs,
@@ -295,7 +296,7 @@ async function deliver(s: CallState, response: Response, ok: Success): Promise<R
     return new Response(body, { status: 200, headers: sseHeaders(s.requestId) });
   }
   if (mapResponse) return deliverTranslated(s, response, ok, mapResponse);
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const bytes = await response.bytes();
   let usage: Usage | undefined;
   let text = "";
   if (contentType.includes("json")) {
@@ -311,5 +312,5 @@ async function deliver(s: CallState, response: Response, ok: Success): Promise<R
   settle(s, ok, usage ?? countedUsage(s, text), !usage, { firstResponseMs });
   const headers: Record<string, string> = { "x-tollgate-request-id": s.requestId };
   if (contentType) headers["content-type"] = contentType;
-  return new Response(bytes, { status: response.status, headers });
+  return new Response(bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers });
 }

@@ -13,7 +13,7 @@ export function relayProbe(ctx: ServiceContext): Probe {
     const started = performance.now();
     const call = { path: "/v1/chat/completions", model: upstreamModel, body, contentType: "application/json", stream: false };
     const result = await attemptUpstream(channel, call, ctx.config.relayTimeoutMs || 60_000);
-    if (result.ok) await result.response.arrayBuffer();
+    if (result.ok) await result.response.bytes();
     const ms = Math.round(performance.now() - started);
     return result.ok ? { ok: true, ms } : { ok: false, ms, failure: result.failure };
   };

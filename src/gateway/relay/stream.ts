@@ -1,5 +1,6 @@
 import type { Usage } from "../../service/billing/quota";
 import { streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
+import type { ChunkReader } from "../upstream/reply";
 import { eventData, SseSplitter } from "./sse";
 import { StreamedText } from "./stream-text";
 import { endsStream, relayWholeStream, USAGE_MARK } from "./whole-stream";
@@ -17,7 +18,7 @@ export interface StreamOutcome {
 
 export interface StreamOptions {
   kind: EndpointKind;
-  upstream: ReadableStream<Uint8Array>;
+  upstream: ChunkReader;
   /** The client asked for usage (stream_options.include_usage); otherwise the usage-only chunk is dropped. */
   clientWantsUsage: boolean;
   startedAt: number;
@@ -63,7 +64,7 @@ const afterThisTurn = () => new Promise<typeof NOT_YET>((resolve) => setImmediat
  * taken so far open the streamed reply, and the rest follows as it arrives.
  */
 export async function relayStream(options: StreamOptions): Promise<string | ReadableStream<Uint8Array>> {
-  const reader = options.upstream.getReader();
+  const reader = options.upstream;
   const first = reader.read();
   const arrived = Bun.peek.status(first) === "fulfilled" ? (Bun.peek(first) as Awaited<typeof first>) : undefined;
   const whole = arrived && !arrived.done && endsStream(arrived.value) ? relayWholeStream(arrived.value, options.kind, options.clientWantsUsage) : undefined;
@@ -76,8 +77,8 @@ export async function relayStream(options: StreamOptions): Promise<string | Read
 /** The event-by-event relay, from the upstream's first read on. */
 async function relayEvents(
   options: StreamOptions,
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  first: ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>,
+  reader: ChunkReader,
+  first: ReturnType<ChunkReader["read"]>,
 ): Promise<string | ReadableStream<Uint8Array>> {
   const splitter = new SseSplitter();
   const generated = new StreamedText(options.kind);
@@ -190,55 +191,67 @@ async function relayEvents(
     } catch {}
     finish("client_gone");
   };
+  /** The client has gone; the relay's loop hands the upstream to `drain` (one reader at a time). */
+  let gone = false;
+  let pulling = false;
 
   // A direct stream (Bun's): one pull writes the whole relay, each chunk straight to the socket.
   return new ReadableStream<Uint8Array>({
     type: "direct",
     async pull(controller: DirectController) {
       /** Hands bytes to the client; false when the client has gone (then the upstream is drained instead). */
-      const send = async (bytes: Uint8Array | string): Promise<boolean> => {
+      const send = (bytes: Uint8Array | string): boolean => {
+        if (gone) return false;
         try {
           controller.write(bytes);
           controller.flush();
           return true;
         } catch {
-          void drain();
+          gone = true;
           return false;
         }
       };
+      pulling = true;
       try {
-        if (early && !(await send(early))) return;
+        if (early && !send(early)) return;
         for (;;) {
           const result = await nextRead(options.idleTimeoutMs);
           if (result === PING_DUE) {
-            if (!(await send(PING))) return;
+            if (!send(PING)) return;
             continue;
           }
           if (result === TIMEOUT) {
+            if (gone) return;
             closeQuietly(controller);
             return finish("timeout");
           }
           pendingRead = null;
           if (result.done) {
             const { out } = take(splitter.rest());
-            if (out) await send(out);
+            if (out) send(out);
             closeQuietly(controller);
-            return finish("eof");
+            return finish(gone ? "client_gone" : "eof");
           }
           const { out, done } = take(splitter.push(result.value));
-          if (out && !(await send(out))) return;
           if (done) {
+            if (out) send(out);
             closeQuietly(controller);
-            return finish("done");
+            return finish(gone ? "client_gone" : "done");
           }
+          if (out && !send(out)) return;
+          if (gone) return;
         }
       } catch {
         closeQuietly(controller);
         finish("error");
+      } finally {
+        pulling = false;
+        if (gone) void drain();
       }
     },
     cancel() {
-      void drain();
+      gone = true;
+      if (!pulling) void drain();
     },
   } as unknown as UnderlyingDefaultSource<Uint8Array>);
 }

@@ -1,0 +1,110 @@
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { connect, takeIdle, type Connection, type Origin } from "./connections";
+import { Exchange, StaleConnectionError } from "./exchange";
+import { wholeReply, type UpstreamReply } from "./reply";
+
+interface Target {
+  origin: Origin;
+  /** The request line's target: path and query. */
+  path: string;
+  /** The Host header. */
+  host: string;
+}
+
+const targets = new Map<string, Target>();
+const TARGETS_KEPT = 1000;
+/** Headers the client sets itself (or that do not belong in a request it frames). */
+const OWN_HEADERS = new Set(["host", "content-length", "connection", "transfer-encoding", "keep-alive", "upgrade", "te", "trailer"]);
+/** A line break (or NUL) in a header would let a value add lines of its own to the request. */
+const breaksLine = (text: string) => text.includes("\n") || text.includes("\r") || text.includes("\0");
+
+function targetOf(url: string): Target {
+  let target = targets.get(url);
+  if (target) return target;
+  const parsed = new URL(url);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`unsupported upstream protocol ${parsed.protocol}`);
+  const tls = parsed.protocol === "https:";
+  const port = Number(parsed.port) || (tls ? 443 : 80);
+  const hostname = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
+  target = { origin: { key: `${parsed.protocol}//${parsed.host}`, hostname, port, tls }, path: parsed.pathname + parsed.search, host: parsed.host };
+  if (targets.size >= TARGETS_KEPT) targets.clear();
+  targets.set(url, target);
+  return target;
+}
+
+function requestText(target: Target, headers: Record<string, string>, body: string): string {
+  let text = `POST ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\n`;
+  let agent = false;
+  let encoding = false;
+  for (const name in headers) {
+    const value = headers[name]!;
+    const lower = name.toLowerCase();
+    if (OWN_HEADERS.has(lower)) continue;
+    if (breaksLine(name) || breaksLine(value)) throw new Error(`the request header ${JSON.stringify(name)} holds a line break`);
+    if (lower === "user-agent") agent = true;
+    if (lower === "accept-encoding") encoding = true;
+    text += `${name}: ${value}\r\n`;
+  }
+  if (!agent) text += "user-agent: Tollgate\r\n";
+  if (!encoding) text += "accept-encoding: identity\r\n";
+  return `${text}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+const DECODERS: Record<string, (bytes: Uint8Array) => Uint8Array> = {
+  gzip: (b) => gunzipSync(b),
+  "x-gzip": (b) => gunzipSync(b),
+  deflate: (b) => inflateSync(b),
+  br: (b) => brotliDecompressSync(b),
+};
+
+/** A reply in a content coding the client did not ask for, read whole and decoded (streaming is lost for it). */
+async function decoded(reply: UpstreamReply, coding: string): Promise<UpstreamReply> {
+  const decode = DECODERS[coding];
+  if (!decode) throw new Error(`the upstream answered in an unsupported content coding (${coding})`);
+  const body = decode(await reply.bytes());
+  return wholeReply(reply.status, (name) => (name === "content-encoding" || name === "content-length" ? null : reply.header(name)), body);
+}
+
+/** A new connection, given up (and closed once open) when the signal fires first. */
+function connectUnlessAborted(origin: Origin, signal?: AbortSignal): Promise<Connection> {
+  const opening = connect(origin);
+  if (!signal) return opening;
+  return new Promise<Connection>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    opening.then(
+      (socket) => {
+        signal.removeEventListener("abort", onAbort);
+        if (signal.aborted) socket.terminate();
+        else resolve(socket);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * POSTs a body over HTTP/1.1 on a kept-alive connection of this process's pool (a new one when none is idle),
+ * and answers once the reply's head has arrived; the body follows through the reply. A pooled connection the
+ * server dropped while idle (closed before any byte of the reply) is replaced once by a new one.
+ */
+export async function postUpstream(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamReply> {
+  const target = targetOf(url);
+  const request = requestText(target, headers, body);
+  for (let attempt = 0; ; attempt++) {
+    signal?.throwIfAborted();
+    const pooled = attempt === 0 ? takeIdle(target.origin) : undefined;
+    const socket = pooled ?? (await connectUnlessAborted(target.origin, signal));
+    try {
+      const reply = await new Exchange(socket, request, signal).head;
+      const coding = reply.header("content-encoding")?.toLowerCase();
+      return coding && coding !== "identity" ? await decoded(reply, coding) : reply;
+    } catch (error) {
+      if (pooled && error instanceof StaleConnectionError) continue;
+      throw error;
+    }
+  }
+}

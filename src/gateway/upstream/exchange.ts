@@ -1,0 +1,190 @@
+import { keepIdle, type Connection, type ConnectionUser } from "./connections";
+import { joinChunks, readAll, readerStream, type ChunkReader, type UpstreamReply } from "./reply";
+import { ResponseParser, type ResponseHead } from "./response-parser";
+
+/** A pooled connection the server had dropped while it was idle: the request can go again on a new one. */
+export class StaleConnectionError extends Error {}
+
+/** Body bytes held for a slow reader before the connection stops reading (the upstream then waits on TCP). */
+const HIGH_WATER = 1024 * 1024;
+
+const utf8 = new TextDecoder();
+const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
+
+/**
+ * Requests made in one turn of the event loop are written together at its end: under load the upstream is woken
+ * once for many of them instead of once each (on one core that wake-up is most of what a send costs).
+ */
+let outgoing: { exchange: Exchange; request: string }[] = [];
+function sendOutgoing(): void {
+  const batch = outgoing;
+  outgoing = [];
+  for (const { exchange, request } of batch) exchange.send(request);
+}
+
+/**
+ * One request and its reply on one connection. The reply's head settles `head`; body bytes queue until they
+ * are read. When the body is complete the connection goes back to the pool (or is closed), whether or not the
+ * reader has taken the bytes yet.
+ */
+export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
+  readonly head: Promise<UpstreamReply>;
+  status = 0;
+  private parsed?: ResponseHead;
+  private readonly parser = new ResponseParser();
+  private queue: Uint8Array[] = [];
+  private queued = 0;
+  private ended = false;
+  private failure: Error | null = null;
+  private paused = false;
+  private gotBytes = false;
+  private unsent: Uint8Array | null = null;
+  private waiting: { resolve(r: ReadableStreamReadResult<Uint8Array>): void; reject(e: Error): void } | null = null;
+  private settleHead!: { resolve(reply: UpstreamReply): void; reject(error: Error): void };
+  private readonly onAbort: () => void;
+
+  constructor(
+    private readonly socket: Connection,
+    request: string,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.head = new Promise<UpstreamReply>((resolve, reject) => (this.settleHead = { resolve, reject }));
+    this.onAbort = () => this.fail(signal!.reason instanceof Error ? signal!.reason : new Error("aborted"));
+    signal?.addEventListener("abort", this.onAbort, { once: true });
+    socket.data.user = this;
+    if (outgoing.length === 0) setImmediate(sendOutgoing);
+    outgoing.push({ exchange: this, request });
+  }
+
+  /** Writes the request (what the socket does not take now goes when it drains). */
+  send(request: string): void {
+    if (this.ended) return;
+    const written = this.socket.write(request);
+    if (written < Buffer.byteLength(request)) this.unsent = Buffer.from(request).subarray(Math.max(0, written));
+  }
+
+  header(name: string): string | null {
+    return this.parsed?.header(name) ?? null;
+  }
+
+  received(chunk: Uint8Array): void {
+    this.gotBytes = true;
+    let parsed;
+    try {
+      parsed = this.parser.push(chunk);
+    } catch (error) {
+      this.fail(error as Error);
+      return;
+    }
+    for (const bytes of parsed.body) {
+      this.queue.push(bytes);
+      this.queued += bytes.length;
+    }
+    if (parsed.done) this.finish();
+    if (parsed.head) {
+      this.parsed = parsed.head;
+      this.status = parsed.head.status;
+      this.settleHead.resolve(this);
+    }
+    this.wake();
+    if (!this.ended && !this.paused && this.queued > HIGH_WATER) {
+      this.paused = true;
+      this.socket.pause();
+    }
+  }
+
+  closed(): void {
+    if (this.ended) return;
+    if (this.parser.end()) {
+      this.ended = true;
+      this.detach();
+      this.wake();
+      return;
+    }
+    const stale = this.socket.data.reused && !this.gotBytes;
+    this.fail(stale ? new StaleConnectionError("the kept-alive connection was closed by the upstream") : new Error("the upstream closed the connection before its reply was complete"));
+  }
+
+  failed(error: Error): void {
+    this.fail(error);
+  }
+
+  drained(): void {
+    if (!this.unsent) return;
+    const written = this.socket.write(this.unsent);
+    this.unsent = written < this.unsent.length ? this.unsent.subarray(Math.max(0, written)) : null;
+  }
+
+  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    if (this.queued > 0) return Promise.resolve({ done: false, value: this.take() });
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.ended) return Promise.resolve(DONE);
+    return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
+  }
+
+  async cancel(): Promise<void> {
+    if (!this.ended) this.fail(new Error("the reply was cancelled"));
+  }
+
+  bytes(): Promise<Uint8Array> {
+    if (this.ended && !this.failure) return Promise.resolve(this.queued > 0 ? this.take() : new Uint8Array(0));
+    return readAll(this);
+  }
+
+  async text(): Promise<string> {
+    return utf8.decode(await this.bytes());
+  }
+
+  reader(): ChunkReader {
+    return this;
+  }
+
+  stream(): ReadableStream<Uint8Array> {
+    return readerStream(this);
+  }
+
+  private take(): Uint8Array {
+    const value = joinChunks(this.queue);
+    this.queue = [];
+    this.queued = 0;
+    if (this.paused) {
+      this.paused = false;
+      this.socket.resume();
+    }
+    return value;
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    if (this.queued > 0) waiting.resolve({ done: false, value: this.take() });
+    else if (this.failure) waiting.reject(this.failure);
+    else if (this.ended) waiting.resolve(DONE);
+    else return;
+    this.waiting = null;
+  }
+
+  /** The body is complete: the connection is free for the next request, or closed if the server said so. */
+  private finish(): void {
+    this.ended = true;
+    this.detach();
+    const head = this.parser.head!;
+    if (head.keepAlive) keepIdle(this.socket, head.header("keep-alive"));
+    else this.socket.end();
+  }
+
+  private detach(): void {
+    this.socket.data.user = null;
+    this.signal?.removeEventListener("abort", this.onAbort);
+  }
+
+  private fail(error: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.failure = error;
+    this.detach();
+    this.socket.terminate();
+    this.settleHead.reject(error);
+    this.wake();
+  }
+}

@@ -1,0 +1,90 @@
+/** Reads a body chunk by chunk: a ReadableStreamDefaultReader has this shape, and so does the upstream client's reply. */
+export interface ChunkReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(): Promise<void>;
+}
+
+/** An upstream's answer, whichever client fetched it: status, headers, and the body once or chunk by chunk. */
+export interface UpstreamReply {
+  readonly status: number;
+  /** A header's value (repeated headers joined by ", "), null when absent. */
+  header(name: string): string | null;
+  /** The whole body, once it has all arrived. */
+  bytes(): Promise<Uint8Array>;
+  text(): Promise<string>;
+  /** The body's chunks as they arrive; `cancel()` ends the exchange early. One reader per reply. */
+  reader(): ChunkReader;
+  /** The body as a web stream (for the families that translate streams). */
+  stream(): ReadableStream<Uint8Array>;
+}
+
+const utf8 = new TextDecoder();
+
+/** Several chunks as one. */
+export function joinChunks(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  let size = 0;
+  for (const chunk of chunks) size += chunk.length;
+  const joined = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.length;
+  }
+  return joined;
+}
+
+/** Reads a reader to its end. */
+export async function readAll(reader: ChunkReader): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return joinChunks(chunks);
+    chunks.push(value);
+  }
+}
+
+/** A reader as a web stream. */
+export function readerStream(reader: ChunkReader): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: () => reader.cancel(),
+  });
+}
+
+/** A reply fetched with `fetch` (form uploads). */
+export function fetchedReply(response: Response): UpstreamReply {
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name),
+    bytes: async () => new Uint8Array(await response.arrayBuffer()),
+    text: () => response.text(),
+    reader: () => (response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() })).getReader(),
+    stream: () => response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
+  };
+}
+
+/** A reply whose body is already whole (a decoded compressed body). */
+export function wholeReply(status: number, header: (name: string) => string | null, body: Uint8Array): UpstreamReply {
+  let taken = false;
+  const reader: ChunkReader = {
+    read: () => {
+      if (taken || body.length === 0) return Promise.resolve({ done: true, value: undefined });
+      taken = true;
+      return Promise.resolve({ done: false, value: body });
+    },
+    cancel: async () => {},
+  };
+  return {
+    status,
+    header,
+    bytes: () => Promise.resolve(body),
+    text: () => Promise.resolve(utf8.decode(body)),
+    reader: () => reader,
+    stream: () => readerStream(reader),
+  };
+}

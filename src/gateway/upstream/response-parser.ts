@@ -1,0 +1,183 @@
+/** The head of an HTTP/1.1 response. */
+export interface ResponseHead {
+  status: number;
+  /** A header's value (names match in any case; repeated headers joined by ", "), null when absent. */
+  header(name: string): string | null;
+  /** Whether the connection may carry another request once this response's body is read. */
+  keepAlive: boolean;
+}
+
+export class HttpParseError extends Error {}
+
+const CR = 13;
+const LF = 10;
+const HEAD_LIMIT = 64 * 1024;
+const latin1 = new TextDecoder("latin1");
+
+type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
+
+/** Where a "\r\n\r\n" ends in `bytes` (the index after it), searching from `from`; -1 when absent. */
+function headEnd(bytes: Uint8Array, from: number): number {
+  if (Buffer.isBuffer(bytes)) {
+    const at = bytes.indexOf("\r\n\r\n", Math.max(0, from));
+    return at < 0 ? -1 : at + 4;
+  }
+  for (let i = Math.max(0, from); i + 3 < bytes.length; i++) {
+    if (bytes[i + 3] === LF && bytes[i] === CR && bytes[i + 1] === LF && bytes[i + 2] === CR) return i + 4;
+  }
+  return -1;
+}
+
+const headerPatterns = new Map<string, RegExp>();
+
+/** Finds header lines by name in the head's text (which starts each line with CRLF): no map is built per reply. */
+function headerIn(text: string, name: string): string | null {
+  let pattern = headerPatterns.get(name);
+  if (!pattern) {
+    pattern = new RegExp(`\\r\\n${name.replace(/[^a-z0-9]/gi, "\\$&")}[ \\t]*:[ \\t]*([^\\r]*)`, "gi");
+    headerPatterns.set(name, pattern);
+  }
+  pattern.lastIndex = 0;
+  let value: string | null = null;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const found = match[1]!.trimEnd();
+    value = value === null ? found : `${value}, ${found}`;
+  }
+  return value;
+}
+
+function parseHead(text: string): ResponseHead {
+  const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?(?=\r\n|$)/.exec(text);
+  if (!statusLine) throw new HttpParseError("the upstream's reply is not HTTP/1.x");
+  const lines = text.slice(statusLine[0].length);
+  const header = (name: string) => headerIn(lines, name);
+  const connection = header("connection")?.toLowerCase() ?? "";
+  const keepAlive = statusLine[1] === "1" ? !connection.includes("close") : connection.includes("keep-alive");
+  return { status: Number(statusLine[2]), header, keepAlive };
+}
+
+function framingOf(head: ResponseHead): Framing {
+  if (head.status === 204 || head.status === 304) return { kind: "none" };
+  if (head.header("transfer-encoding")?.toLowerCase().includes("chunked")) return { kind: "chunked" };
+  const length = head.header("content-length");
+  if (length !== null) {
+    if (!/^\d+$/.test(length)) throw new HttpParseError("the upstream sent an invalid content-length");
+    const left = Number(length);
+    return left === 0 ? { kind: "none" } : { kind: "length", left };
+  }
+  return { kind: "close" };
+}
+
+/** What one pushed chunk of bytes produced. */
+export interface Parsed {
+  /** The head, the first time it is complete. */
+  head?: ResponseHead;
+  /** Body bytes (chunked framing removed), in order. */
+  body: Uint8Array[];
+  /** The body is complete. */
+  done: boolean;
+}
+
+/**
+ * Reads one HTTP/1.1 response from the bytes of a connection as they arrive: the head (interim 1xx heads are
+ * skipped), then the body framed by content-length, chunked transfer coding, or the connection's close.
+ */
+export class ResponseParser {
+  head?: ResponseHead;
+  private framing: Framing = { kind: "none" };
+  private pending: Uint8Array | null = null;
+  /** Chunked coding: bytes left in the current chunk's data, or a state between chunks. */
+  private chunkLeft = 0;
+  private chunkState: "size" | "data" | "data-end" | "trailers" = "size";
+  done = false;
+
+  push(chunk: Uint8Array): Parsed {
+    const out: Parsed = { body: [], done: false };
+    let bytes = chunk;
+    if (this.pending) {
+      const joined = new Uint8Array(this.pending.length + chunk.length);
+      joined.set(this.pending);
+      joined.set(chunk, this.pending.length);
+      bytes = joined;
+      this.pending = null;
+    }
+    let at = 0;
+    while (!this.head) {
+      const end = headEnd(bytes, at);
+      if (end < 0) {
+        if (bytes.length - at > HEAD_LIMIT) throw new HttpParseError("the upstream's reply head is too large");
+        this.pending = bytes.subarray(at);
+        return out;
+      }
+      const head = parseHead(latin1.decode(bytes.subarray(at, end - 4)));
+      at = end;
+      if (head.status >= 100 && head.status < 200) continue;
+      this.head = out.head = head;
+      this.framing = framingOf(head);
+      if (this.framing.kind === "none") {
+        this.done = out.done = true;
+        return out;
+      }
+    }
+    if (at < bytes.length) this.body(bytes.subarray(at), out);
+    return out;
+  }
+
+  /** The connection closed: completes a body framed by the close, or answers that the reply was cut short. */
+  end(): boolean {
+    if (this.done) return true;
+    if (this.head && this.framing.kind === "close") return (this.done = true);
+    return false;
+  }
+
+  private body(bytes: Uint8Array, out: Parsed): void {
+    const framing = this.framing;
+    if (this.done) throw new HttpParseError("the upstream sent bytes after its reply");
+    if (framing.kind === "close") {
+      out.body.push(bytes);
+      return;
+    }
+    if (framing.kind === "length") {
+      if (bytes.length > framing.left) throw new HttpParseError("the upstream sent more than its content-length");
+      out.body.push(bytes);
+      framing.left -= bytes.length;
+      if (framing.left === 0) this.done = out.done = true;
+      return;
+    }
+    this.chunked(bytes, out);
+  }
+
+  private chunked(bytes: Uint8Array, out: Parsed): void {
+    let at = 0;
+    while (at < bytes.length && !this.done) {
+      if (this.chunkState === "data") {
+        const take = Math.min(this.chunkLeft, bytes.length - at);
+        out.body.push(bytes.subarray(at, at + take));
+        at += take;
+        this.chunkLeft -= take;
+        if (this.chunkLeft === 0) this.chunkState = "data-end";
+        continue;
+      }
+      const lineEnd = bytes.indexOf(LF, at);
+      if (lineEnd < 0) {
+        if (bytes.length - at > 4096) throw new HttpParseError("the upstream sent a malformed chunk");
+        this.pending = bytes.slice(at);
+        return;
+      }
+      const line = latin1.decode(bytes.subarray(at, lineEnd)).replace(/\r$/, "");
+      at = lineEnd + 1;
+      if (this.chunkState === "data-end") {
+        if (line !== "") throw new HttpParseError("the upstream sent a malformed chunk");
+        this.chunkState = "size";
+      } else if (this.chunkState === "size") {
+        const size = /^([0-9a-fA-F]{1,12})\s*(?:;.*)?$/.exec(line);
+        if (!size) throw new HttpParseError("the upstream sent a malformed chunk size");
+        this.chunkLeft = parseInt(size[1]!, 16);
+        this.chunkState = this.chunkLeft === 0 ? "trailers" : "data";
+      } else if (line === "") {
+        this.done = out.done = true;
+      }
+    }
+    if (this.done && at < bytes.length) throw new HttpParseError("the upstream sent bytes after its reply");
+  }
+}

@@ -1,0 +1,191 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import type { Socket, TCPSocketListener } from "bun";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { postUpstream } from "../../src/gateway/upstream/client";
+import { readAll } from "../../src/gateway/upstream/reply";
+
+interface Conn {
+  index: number;
+  /** Bytes written but not yet taken by the socket (sent on drain). */
+  unsent?: Uint8Array;
+}
+
+/** Writes all of `bytes`, the part the socket does not take now when it drains. */
+function send(socket: Socket<Conn>, bytes: Uint8Array): number {
+  const written = socket.write(bytes);
+  if (written < bytes.length) socket.data.unsent = bytes.subarray(Math.max(0, written));
+  return written;
+}
+
+interface Wire {
+  /** Bytes each connection received, in order of connection. */
+  received: string[];
+  sockets: Socket<Conn>[];
+}
+
+/** A TCP server that answers what `reply` returns for each request (undefined: says nothing) on loopback. */
+function rawServer(reply: (request: string, wire: Wire, socket: Socket<Conn>) => string | undefined) {
+  const wire: Wire = { received: [], sockets: [] };
+  const server: TCPSocketListener<Conn> = Bun.listen<Conn>({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(socket) {
+        socket.data = { index: wire.received.length };
+        wire.received.push("");
+        wire.sockets.push(socket);
+      },
+      data(socket, data) {
+        wire.received[socket.data.index] += data.toString();
+        if (!wire.received[socket.data.index]!.includes("\r\n\r\n")) return;
+        const answer = reply(wire.received[socket.data.index]!, wire, socket);
+        if (answer !== undefined) socket.write(answer);
+      },
+      drain(socket) {
+        const unsent = socket.data.unsent;
+        socket.data.unsent = undefined;
+        if (unsent) send(socket, unsent);
+      },
+    },
+  });
+  servers.push(server);
+  return { url: `http://127.0.0.1:${server.port}`, wire };
+}
+
+const servers: { stop(force?: boolean): void }[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.stop(true);
+});
+
+const ok = (body: string, extra = "") => `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+
+describe("the upstream client", () => {
+  test("sends the request framed by itself (host, length, no compression asked) and reads the reply", async () => {
+    const { url, wire } = rawServer(() => ok('{"hi":1}'));
+    const reply = await postUpstream(`${url}/v1/chat/completions?x=1`, { authorization: "Bearer k", "Content-Type": "application/json", Host: "evil" }, '{"a":"é"}');
+    expect(reply.status).toBe(200);
+    expect(reply.header("content-type")).toBe("application/json");
+    expect(await reply.text()).toBe('{"hi":1}');
+    const request = wire.received[0]!;
+    expect(request.startsWith("POST /v1/chat/completions?x=1 HTTP/1.1\r\n")).toBe(true);
+    expect(request).toContain(`\r\nhost: ${url.slice(7)}\r\n`);
+    expect(request).not.toContain("evil");
+    expect(request).toContain("\r\nauthorization: Bearer k\r\n");
+    expect(request).toContain("\r\naccept-encoding: identity\r\n");
+    expect(request).toContain("\r\ncontent-length: 10\r\n");
+    expect(request.endsWith('\r\n\r\n{"a":"é"}')).toBe(true);
+  });
+
+  test("calls in sequence share one kept-alive connection", async () => {
+    const { url, wire } = rawServer(() => ok("{}"));
+    for (let i = 0; i < 5; i++) await (await postUpstream(`${url}/v1/x`, {}, "{}")).bytes();
+    expect(wire.sockets).toHaveLength(1);
+    expect(wire.received[0]!.split("POST ").length - 1).toBe(5);
+  });
+
+  test("a kept-alive connection the upstream drops without answering is replaced once, and the call succeeds", async () => {
+    const { url, wire } = rawServer((request, w, socket) => {
+      const calls = request.split("POST ").length - 1;
+      if (socket.data.index === 0 && calls === 2) {
+        socket.end();
+        return undefined;
+      }
+      return ok(`{"n":${w.received.length}}`);
+    });
+    await (await postUpstream(`${url}/v1/x`, {}, "{}")).bytes();
+    const second = await postUpstream(`${url}/v1/x`, {}, "{}");
+    expect(await second.text()).toBe('{"n":2}');
+    expect(wire.sockets).toHaveLength(2);
+  });
+
+  test("a new connection closed before the reply fails the call (it is not sent twice)", async () => {
+    const { url, wire } = rawServer((_request, _w, socket) => {
+      socket.end();
+      return undefined;
+    });
+    await expect(postUpstream(`${url}/v1/x`, {}, "{}")).rejects.toThrow("closed the connection");
+    expect(wire.sockets).toHaveLength(1);
+  });
+
+  test("a chunked reply is read chunk by chunk as it is sent", async () => {
+    let socketOf: Socket<Conn> | undefined;
+    const { url } = rawServer((_request, _w, socket) => {
+      socketOf = socket;
+      return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n8\r\ndata: 1\n\r\n";
+    });
+    const reply = await postUpstream(`${url}/v1/x`, {}, "{}");
+    const reader = reply.reader();
+    const first = await reader.read();
+    expect(Buffer.from(first.value!).toString()).toBe("data: 1\n");
+    socketOf!.write("9\r\ndata: 22\n\r\n0\r\n\r\n");
+    expect(Buffer.from((await reader.read()).value!).toString()).toBe("data: 22\n");
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  test("a signal that fires before the reply ends the call with its reason", async () => {
+    const { url } = rawServer(() => undefined);
+    const error = await postUpstream(`${url}/v1/x`, {}, "{}", AbortSignal.timeout(50)).catch((e) => e);
+    expect(error.name).toBe("TimeoutError");
+  });
+
+  test("a compressed reply (not asked for) is decoded", async () => {
+    const body = gzipSync(Buffer.from('{"zipped":true}'));
+    const { url } = rawServer((_r, _w, socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body);
+      return undefined;
+    });
+    const reply = await postUpstream(`${url}/v1/x`, {}, "{}");
+    expect(await reply.text()).toBe('{"zipped":true}');
+    expect(reply.header("content-encoding")).toBeNull();
+  });
+
+  test("a header value with a line break is refused before anything is sent", async () => {
+    const { url, wire } = rawServer(() => ok("{}"));
+    await expect(postUpstream(`${url}/v1/x`, { authorization: "Bearer k\r\nX-Injected: 1" }, "{}")).rejects.toThrow("line break");
+    expect(wire.sockets).toHaveLength(0);
+  });
+
+  test("a reader that does not keep up stops the reading (the upstream waits), and loses nothing", async () => {
+    const size = 24 * 1024 * 1024;
+    let pendingAtServer = 0;
+    const { url, wire } = rawServer((_r, _w, socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${size}\r\n\r\n`);
+      pendingAtServer = size - send(socket, Buffer.alloc(size, 120));
+      return undefined;
+    });
+    const reply = await postUpstream(`${url}/v1/x`, {}, "{}");
+    await Bun.sleep(200);
+    expect(pendingAtServer).toBeGreaterThan(0);
+    const heldByServer = wire.sockets[0]!.data.unsent?.length ?? 0;
+    expect(heldByServer).toBeGreaterThan(size / 2);
+    expect((await readAll(reply.reader())).length).toBe(size);
+  });
+
+  describe("over TLS", () => {
+    const cert = join(import.meta.dir, "../fixtures/upstream-test-cert.pem");
+    const key = join(import.meta.dir, "../fixtures/upstream-test-key.pem");
+    const tlsServer = () => {
+      const server = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: { cert: Bun.file(cert), key: Bun.file(key) }, fetch: async (r) => Response.json({ got: await r.text() }) });
+      servers.push(server);
+      return `https://localhost:${server.port}`;
+    };
+
+    test("an upstream whose certificate is not trusted is refused", async () => {
+      await expect(postUpstream(`${tlsServer()}/v1/x`, {}, "{}")).rejects.toThrow();
+    });
+
+    test("an upstream with a trusted certificate answers (the process trusts the test CA through NODE_EXTRA_CA_CERTS)", async () => {
+      const url = tlsServer();
+      const script = `const { postUpstream } = await import(${JSON.stringify(join(import.meta.dir, "../../src/gateway/upstream/client.ts"))});
+        const reply = await postUpstream(${JSON.stringify(`${url}/v1/x`)}, {}, '{"over":"tls"}');
+        console.log(reply.status, await reply.text());`;
+      const child = Bun.spawn(["bun", "-e", script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: cert }, stdout: "pipe", stderr: "pipe" });
+      const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+      await child.exited;
+      expect(err).toBe("");
+      expect(out.trim()).toBe('200 {"got":"{\\"over\\":\\"tls\\"}"}');
+    });
+  });
+});
