@@ -1,7 +1,7 @@
 /** The head of an HTTP/1.1 response. */
 export interface ResponseHead {
   status: number;
-  /** A header's value (names match in any case; repeated headers joined by ", "), null when absent. */
+  /** A header's value by its lower-case name (repeated headers joined by ", "), null when absent. */
   header(name: string): string | null;
   /** Whether the connection may carry another request once this response's body is read. */
   keepAlive: boolean;
@@ -13,13 +13,14 @@ const CR = 13;
 const LF = 10;
 const HEAD_LIMIT = 64 * 1024;
 const latin1 = new TextDecoder("latin1");
+const HEAD_END = Buffer.from("\r\n\r\n");
 
 type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
 
 /** Where a "\r\n\r\n" ends in `bytes` (the index after it), searching from `from`; -1 when absent. */
 function headEnd(bytes: Uint8Array, from: number): number {
   if (Buffer.isBuffer(bytes)) {
-    const at = bytes.indexOf("\r\n\r\n", Math.max(0, from));
+    const at = bytes.indexOf(HEAD_END, Math.max(0, from));
     return at < 0 ? -1 : at + 4;
   }
   for (let i = Math.max(0, from); i + 3 < bytes.length; i++) {
@@ -46,11 +47,28 @@ function headerIn(text: string, name: string): string | null {
   return value;
 }
 
+/** The headers every reply is asked for, found in one pass; others are looked up when asked for. */
+const COMMON_NAMES = ["content-length", "transfer-encoding", "connection", "keep-alive", "content-type", "content-encoding"];
+const COMMON = new RegExp(`\\r\\n(${COMMON_NAMES.join("|")})[ \\t]*:[ \\t]*([^\\r]*)`, "gi");
+const isCommon = new Set(COMMON_NAMES);
+
+function commonHeaders(lines: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  COMMON.lastIndex = 0;
+  for (let match = COMMON.exec(lines); match; match = COMMON.exec(lines)) {
+    const name = match[1]!.toLowerCase();
+    const value = match[2]!.trimEnd();
+    found[name] = found[name] === undefined ? value : `${found[name]}, ${value}`;
+  }
+  return found;
+}
+
 function parseHead(text: string): ResponseHead {
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?(?=\r\n|$)/.exec(text);
   if (!statusLine) throw new HttpParseError("the upstream's reply is not HTTP/1.x");
   const lines = text.slice(statusLine[0].length);
-  const header = (name: string) => headerIn(lines, name);
+  const common = commonHeaders(lines);
+  const header = (name: string) => (isCommon.has(name) ? (common[name] ?? null) : headerIn(lines, name));
   const connection = header("connection")?.toLowerCase() ?? "";
   const keepAlive = statusLine[1] === "1" ? !connection.includes("close") : connection.includes("keep-alive");
   return { status: Number(statusLine[2]), header, keepAlive };
