@@ -13,6 +13,11 @@ const CR = 13;
 const LF = 10;
 const HEAD_LIMIT = 64 * 1024;
 const latin1 = new TextDecoder("latin1");
+/** Bytes as Latin-1 text (a head is ASCII); Buffers slice without a view object. */
+const latin1Of = (bytes: Uint8Array, start: number, end: number) =>
+  Buffer.isBuffer(bytes) ? bytes.toString("latin1", start, end) : latin1.decode(bytes.subarray(start, end));
+/** A view of part of the bytes (a plain view: a Buffer's own subarray costs more). */
+const view = (bytes: Uint8Array, start: number, end = bytes.length) => new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start);
 const HEAD_END = Buffer.from("\r\n\r\n");
 
 type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
@@ -29,46 +34,27 @@ function headEnd(bytes: Uint8Array, from: number): number {
   return -1;
 }
 
-const headerPatterns = new Map<string, RegExp>();
-
-/** Finds header lines by name in the head's text (which starts each line with CRLF): no map is built per reply. */
-function headerIn(text: string, name: string): string | null {
-  let pattern = headerPatterns.get(name);
-  if (!pattern) {
-    pattern = new RegExp(`\\r\\n${name.replace(/[^a-z0-9]/gi, "\\$&")}[ \\t]*:[ \\t]*([^\\r]*)`, "gi");
-    headerPatterns.set(name, pattern);
-  }
-  pattern.lastIndex = 0;
+/**
+ * A header's value in the head's text, found in its lower-cased copy (names are case-insensitive; no space
+ * may stand between a name and its colon). Both start each line with CRLF. Repeated headers join with ", ".
+ */
+function headerIn(text: string, lower: string, name: string): string | null {
+  const key = `\r\n${name}:`;
   let value: string | null = null;
-  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    const found = match[1]!.trimEnd();
+  for (let at = lower.indexOf(key); at >= 0; at = lower.indexOf(key, at + key.length)) {
+    const end = text.indexOf("\r\n", at + key.length);
+    const found = text.slice(at + key.length, end < 0 ? text.length : end).trim();
     value = value === null ? found : `${value}, ${found}`;
   }
   return value;
-}
-
-/** The headers every reply is asked for, found in one pass; others are looked up when asked for. */
-const COMMON_NAMES = ["content-length", "transfer-encoding", "connection", "keep-alive", "content-type", "content-encoding"];
-const COMMON = new RegExp(`\\r\\n(${COMMON_NAMES.join("|")})[ \\t]*:[ \\t]*([^\\r]*)`, "gi");
-const isCommon = new Set(COMMON_NAMES);
-
-function commonHeaders(lines: string): Record<string, string> {
-  const found: Record<string, string> = {};
-  COMMON.lastIndex = 0;
-  for (let match = COMMON.exec(lines); match; match = COMMON.exec(lines)) {
-    const name = match[1]!.toLowerCase();
-    const value = match[2]!.trimEnd();
-    found[name] = found[name] === undefined ? value : `${found[name]}, ${value}`;
-  }
-  return found;
 }
 
 function parseHead(text: string): ResponseHead {
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?(?=\r\n|$)/.exec(text);
   if (!statusLine) throw new HttpParseError("the upstream's reply is not HTTP/1.x");
   const lines = text.slice(statusLine[0].length);
-  const common = commonHeaders(lines);
-  const header = (name: string) => (isCommon.has(name) ? (common[name] ?? null) : headerIn(lines, name));
+  const lower = lines.toLowerCase();
+  const header = (name: string) => headerIn(lines, lower, name);
   const connection = header("connection")?.toLowerCase() ?? "";
   const keepAlive = statusLine[1] === "1" ? !connection.includes("close") : connection.includes("keep-alive");
   return { status: Number(statusLine[2]), header, keepAlive };
@@ -124,10 +110,10 @@ export class ResponseParser {
       const end = headEnd(bytes, at);
       if (end < 0) {
         if (bytes.length - at > HEAD_LIMIT) throw new HttpParseError("the upstream's reply head is too large");
-        this.pending = bytes.subarray(at);
+        this.pending = view(bytes, at);
         return out;
       }
-      const head = parseHead(latin1.decode(bytes.subarray(at, end - 4)));
+      const head = parseHead(latin1Of(bytes, at, end - 4));
       at = end;
       if (head.status >= 100 && head.status < 200) continue;
       this.head = out.head = head;
@@ -137,7 +123,7 @@ export class ResponseParser {
         return out;
       }
     }
-    if (at < bytes.length) this.body(bytes.subarray(at), out);
+    if (at < bytes.length) this.body(at === 0 ? bytes : view(bytes, at), out);
     return out;
   }
 
@@ -170,7 +156,7 @@ export class ResponseParser {
     while (at < bytes.length && !this.done) {
       if (this.chunkState === "data") {
         const take = Math.min(this.chunkLeft, bytes.length - at);
-        out.body.push(bytes.subarray(at, at + take));
+        out.body.push(view(bytes, at, at + take));
         at += take;
         this.chunkLeft -= take;
         if (this.chunkLeft === 0) this.chunkState = "data-end";
@@ -182,7 +168,7 @@ export class ResponseParser {
         this.pending = bytes.slice(at);
         return;
       }
-      const line = latin1.decode(bytes.subarray(at, lineEnd)).replace(/\r$/, "");
+      const line = latin1Of(bytes, at, lineEnd).replace(/\r$/, "");
       at = lineEnd + 1;
       if (this.chunkState === "data-end") {
         if (line !== "") throw new HttpParseError("the upstream sent a malformed chunk");
