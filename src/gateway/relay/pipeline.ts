@@ -26,7 +26,8 @@ import type { RelayRequest } from "./parse";
 import { providerFor } from "./providers";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
-import type { UpstreamReply } from "../upstream/reply";
+import { bytesReader, type UpstreamReply } from "../upstream/reply";
+import { endsStream, relayWholeStream } from "./whole-stream";
 
 const DRAIN_MS = 60_000;
 const utf8 = new TextDecoder();
@@ -279,9 +280,15 @@ async function deliver(s: CallState, response: UpstreamReply, ok: Success): Prom
   const contentType = response.header("content-type") ?? "";
   const { mapStream, mapResponse } = ok.provider;
   if (s.req.stream && contentType.includes("text/event-stream")) {
+    const arrived = mapStream ? undefined : response.arrived();
+    const whole = arrived && endsStream(arrived) ? relayWholeStream(arrived, s.endpoint.kind, s.req.clientWantsUsage) : undefined;
+    if (whole) {
+      settle(s, ok, whole.usage, false, { firstResponseMs: Date.now() - s.startedAt, streamEnd: "done" });
+      return new Response(whole.body, { status: 200, headers: sseHeaders(s.requestId) });
+    }
     const body = await relayStream({
       kind: s.endpoint.kind,
-      upstream: mapStream ? mapStream(response.stream(), ok.upstreamModel).getReader() : response.reader(),
+      upstream: arrived ? bytesReader(arrived) : mapStream ? mapStream(response.stream(), ok.upstreamModel).getReader() : response.reader(),
       clientWantsUsage: s.req.clientWantsUsage,
       startedAt: s.startedAt,
       idleTimeoutMs: s.ctx.config.streamingTimeoutMs,

@@ -63,7 +63,7 @@ const afterThisTurn = () => new Promise<typeof NOT_YET>((resolve) => setImmediat
  * the reply is one finished body (a streamed reply costs the server far more per call); otherwise the events
  * taken so far open the streamed reply, and the rest follows as it arrives.
  */
-export async function relayStream(options: StreamOptions): Promise<string | ReadableStream<Uint8Array>> {
+export async function relayStream(options: StreamOptions): Promise<string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>> {
   const reader = options.upstream;
   const first = reader.read();
   const arrived = Bun.peek.status(first) === "fulfilled" ? (Bun.peek(first) as Awaited<typeof first>) : undefined;

@@ -31,10 +31,11 @@ function plainEvents(text: string): boolean {
 /**
  * A stream that arrived whole in one chunk, relayed without taking it apart event by event, when it has the
  * shape almost every upstream sends: single-line `data: ` events, one usage report, [DONE] last and only there.
- * Answers what the client gets (the same events, less a usage-only chunk it did not ask for) and the usage;
+ * Answers what the client gets (the same events, less a usage-only chunk it did not ask for; as bytes unless
+ * cutting non-ASCII text) and the usage;
  * undefined for any other shape, which the event-by-event relay handles.
  */
-export function relayWholeStream(chunk: Uint8Array, kind: EndpointKind, clientWantsUsage: boolean): { body: string; usage: Usage } | undefined {
+export function relayWholeStream(chunk: Uint8Array, kind: EndpointKind, clientWantsUsage: boolean): { body: string | Uint8Array<ArrayBuffer>; usage: Usage } | undefined {
   const text = utf8.decode(chunk);
   if (text.indexOf(END) !== text.length - END.length || !plainEvents(text)) return undefined;
   USAGE_MARKS.lastIndex = 0;
@@ -52,5 +53,11 @@ export function relayWholeStream(chunk: Uint8Array, kind: EndpointKind, clientWa
   const usage = streamedUsage(kind, event);
   if (!usage) return undefined;
   const usageOnly = Array.isArray(event.choices) && event.choices.length === 0;
-  return { body: usageOnly && !clientWantsUsage ? text.slice(0, start) + text.slice(end + 2) : text, usage };
+  if (!usageOnly || clientWantsUsage) return { body: chunk as Uint8Array<ArrayBuffer>, usage };
+  // ASCII text (as long as its bytes): the string's offsets are the bytes', so the bytes are cut, not re-encoded.
+  if (text.length !== chunk.length) return { body: text.slice(0, start) + text.slice(end + 2), usage };
+  const body = new Uint8Array(chunk.length - (end + 2 - start));
+  body.set(chunk.subarray(0, start));
+  body.set(chunk.subarray(end + 2), start);
+  return { body, usage };
 }

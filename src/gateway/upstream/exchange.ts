@@ -135,6 +135,11 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     return utf8.decode(await this.bytes());
   }
 
+  arrived(): Uint8Array | undefined {
+    if (!this.ended || this.failure) return undefined;
+    return this.queued > 0 ? this.take() : new Uint8Array(0);
+  }
+
   reader(): ChunkReader {
     return this;
   }

@@ -16,6 +16,8 @@ export interface UpstreamReply {
   reader(): ChunkReader;
   /** The body as a web stream (for the families that translate streams). */
   stream(): ReadableStream<Uint8Array>;
+  /** The whole body, taken now, when all of it has already arrived and none was read; else undefined. */
+  arrived(): Uint8Array | undefined;
 }
 
 const utf8 = new TextDecoder();
@@ -65,13 +67,14 @@ export function fetchedReply(response: Response): UpstreamReply {
     text: () => response.text(),
     reader: () => (response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() })).getReader(),
     stream: () => response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
+    arrived: () => undefined,
   };
 }
 
-/** A reply whose body is already whole (a decoded compressed body). */
-export function wholeReply(status: number, header: (name: string) => string | null, body: Uint8Array): UpstreamReply {
+/** A reader of bytes already at hand. */
+export function bytesReader(body: Uint8Array): ChunkReader {
   let taken = false;
-  const reader: ChunkReader = {
+  return {
     read: () => {
       if (taken || body.length === 0) return Promise.resolve({ done: true, value: undefined });
       taken = true;
@@ -79,6 +82,11 @@ export function wholeReply(status: number, header: (name: string) => string | nu
     },
     cancel: async () => {},
   };
+}
+
+/** A reply whose body is already whole (a decoded compressed body). */
+export function wholeReply(status: number, header: (name: string) => string | null, body: Uint8Array): UpstreamReply {
+  const reader = bytesReader(body);
   return {
     status,
     header,
@@ -86,5 +94,6 @@ export function wholeReply(status: number, header: (name: string) => string | nu
     text: () => Promise.resolve(utf8.decode(body)),
     reader: () => reader,
     stream: () => readerStream(reader),
+    arrived: () => undefined,
   };
 }
