@@ -166,26 +166,36 @@ describe("the upstream client", () => {
   describe("over TLS", () => {
     const cert = join(import.meta.dir, "../fixtures/upstream-test-cert.pem");
     const key = join(import.meta.dir, "../fixtures/upstream-test-key.pem");
-    const tlsServer = () => {
-      const server = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: { cert: Bun.file(cert), key: Bun.file(key) }, fetch: async (r) => Response.json({ got: await r.text() }) });
+    const tlsServer = (hostname = "127.0.0.1") => {
+      const server = Bun.serve({ hostname, port: 0, tls: { cert: Bun.file(cert), key: Bun.file(key) }, fetch: async (r) => Response.json({ got: await r.text() }) });
       servers.push(server);
-      return `https://localhost:${server.port}`;
+      return `https://${hostname === "127.0.0.1" ? "localhost" : hostname}:${server.port}`;
     };
 
     test("an upstream whose certificate is not trusted is refused", async () => {
       await expect(postUpstream(`${tlsServer()}/v1/x`, {}, "{}")).rejects.toThrow();
     });
 
-    test("an upstream with a trusted certificate answers (the process trusts the test CA through NODE_EXTRA_CA_CERTS)", async () => {
-      const url = tlsServer();
+    test("an upstream with a trusted certificate for its name answers; the same certificate on another address is refused", async () => {
+      const trusted = tlsServer();
+      const misnamed = tlsServer("127.0.0.2");
       const script = `const { postUpstream } = await import(${JSON.stringify(join(import.meta.dir, "../../src/gateway/upstream/client.ts"))});
-        const reply = await postUpstream(${JSON.stringify(`${url}/v1/x`)}, {}, '{"over":"tls"}');
-        console.log(reply.status, await reply.text());`;
+        for (const url of ${JSON.stringify([`${trusted}/v1/x`, `${misnamed}/v1/x`])}) {
+          try {
+            const reply = await postUpstream(url, {}, '{"over":"tls"}');
+            console.log(reply.status, await reply.text());
+          } catch (error) {
+            console.log("refused:", error.message);
+          }
+        }`;
       const child = Bun.spawn(["bun", "-e", script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: cert }, stdout: "pipe", stderr: "pipe" });
       const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
       await child.exited;
       expect(err).toBe("");
-      expect(out.trim()).toBe('200 {"got":"{\\"over\\":\\"tls\\"}"}');
+      const [answered, refused] = out.trim().split("\n");
+      expect(answered).toBe('200 {"got":"{\\"over\\":\\"tls\\"}"}');
+      expect(refused).toContain("refused: the upstream's certificate was refused");
+      expect(refused).toContain("127.0.0.2");
     });
   });
 });

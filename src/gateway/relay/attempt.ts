@@ -2,6 +2,7 @@ import type { RouteChannel } from "../../service/relay/routing-table";
 import { mapStatus, type AttemptFailure } from "../../service/relay/retry-policy";
 import { maskUpstreamText } from "../../service/relay/mask";
 import { postUpstream } from "../upstream/client";
+import { viaProxy } from "../upstream/proxy";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { providerFor } from "./providers";
 import type { Provider, UpstreamCall } from "./providers/types";
@@ -50,7 +51,7 @@ export async function attemptUpstream(
   try {
     const signal = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
     const response =
-      typeof body === "string"
+      typeof body === "string" && !viaProxy(url)
         ? await postUpstream(url, headers, body, signal)
         : fetchedReply(await fetch(url, { method: "POST", headers, body, redirect: "manual", signal }));
     if (response.status >= 200 && response.status < 300) return { ok: true, response };
