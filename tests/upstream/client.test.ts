@@ -18,8 +18,11 @@ function send(socket: Socket<Conn>, bytes: Uint8Array): number {
   return written;
 }
 
+/** Text as the Latin-1 string of its UTF-8 bytes, the way the raw server keeps what it received. */
+const asBytes = (text: string) => Buffer.from(text).toString("latin1");
+
 interface Wire {
-  /** Bytes each connection received, in order of connection. */
+  /** Bytes each connection received (one char per byte), in order of connection. */
   received: string[];
   sockets: Socket<Conn>[];
 }
@@ -37,7 +40,7 @@ function rawServer(reply: (request: string, wire: Wire, socket: Socket<Conn>) =>
         wire.sockets.push(socket);
       },
       data(socket, data) {
-        wire.received[socket.data.index] += data.toString();
+        wire.received[socket.data.index] += data.toString("latin1"); // one char per byte: no character split between reads
         if (!wire.received[socket.data.index]!.includes("\r\n\r\n")) return;
         const answer = reply(wire.received[socket.data.index]!, wire, socket);
         if (answer !== undefined) socket.write(answer);
@@ -74,7 +77,18 @@ describe("the upstream client", () => {
     expect(request).toContain("\r\nauthorization: Bearer k\r\n");
     expect(request).toContain("\r\naccept-encoding: identity\r\n");
     expect(request).toContain("\r\ncontent-length: 10\r\n");
-    expect(request.endsWith('\r\n\r\n{"a":"é"}')).toBe(true);
+    expect(request.endsWith(asBytes('\r\n\r\n{"a":"é"}'))).toBe(true);
+  });
+
+  test("a body larger than the socket takes at once is sent whole (the rest when the socket drains)", async () => {
+    const body = JSON.stringify({ text: "ü".repeat(3 * 1024 * 1024) });
+    const { url } = rawServer((request) => {
+      const length = Number(/content-length: (\d+)/.exec(request)![1]);
+      const received = request.length - (request.indexOf("\r\n\r\n") + 4);
+      return received < length ? undefined : ok(JSON.stringify({ received, same: request.endsWith(asBytes(body)) }));
+    });
+    const reply = await postUpstream(`${url}/v1/x`, {}, body);
+    expect(JSON.parse(await reply.text())).toEqual({ received: Buffer.byteLength(body), same: true });
   });
 
   test("calls in sequence share one kept-alive connection", async () => {
