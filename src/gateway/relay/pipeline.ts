@@ -78,7 +78,8 @@ function upstreamCall(s: CallState, upstreamModel: string, provider: Provider): 
   if (provider.mapResponse) {
     return { path: s.req.path, model: upstreamModel, body: s.req.raw, contentType: "application/json", stream: s.req.stream, json: s.req.json };
   }
-  return { ...s.req.upstream(upstreamModel), path: s.req.path, model: upstreamModel };
+  const { body, contentType, stream } = s.req.upstream(upstreamModel);
+  return { path: s.req.path, model: upstreamModel, body, contentType, stream };
 }
 
 /**
@@ -176,7 +177,7 @@ async function tryChannels(s: CallState, groups: string[], billing: Omit<Success
     const result = await attemptUpstream(channel, upstreamCall(s, upstreamModel, provider), ctx.config.relayTimeoutMs, provider);
     if (result.ok) {
       const price = group === groups[0] ? billing.price : priceFor(s, group);
-      return deliver(s, result.response, { ...billing, price, channel, group, upstreamModel, provider });
+      return deliver(s, result.response, { price, perCallUnits: billing.perCallUnits, reservation: billing.reservation, channel, group, upstreamModel, provider });
     }
     last = result;
     await noteFailure(s, channel, result.failure);

@@ -1,9 +1,11 @@
 type Env = Record<string, string | undefined>;
 
-const setting = (env: Env, name: string) => env[name] || env[name.toLowerCase()] || undefined;
+/** A setting by its upper-case name, or else its lower-case one. */
+const setting = (env: Env, upper: string, lower: string) => env[upper] || env[lower] || undefined;
 /** The process's proxy settings, read once (the relay asks on every call). */
-const PROXY_NAMES = ["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"];
-const processSettings: Env = Object.fromEntries(PROXY_NAMES.map((name) => [name, setting(process.env, name)]));
+const processSettings: Env = Object.fromEntries(
+  ["HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"].map((name) => [name, setting(process.env, name, name.toLowerCase())]),
+);
 
 /**
  * Whether a call to `url` is to go through an HTTP proxy set the usual way (HTTPS_PROXY or HTTP_PROXY by the
@@ -12,14 +14,14 @@ const processSettings: Env = Object.fromEntries(PROXY_NAMES.map((name) => [name,
  */
 export function viaProxy(url: string, env: Env = processSettings): boolean {
   const https = url.startsWith("https:");
-  if (!setting(env, https ? "HTTPS_PROXY" : "HTTP_PROXY")) return false;
+  if (!(https ? setting(env, "HTTPS_PROXY", "https_proxy") : setting(env, "HTTP_PROXY", "http_proxy"))) return false;
   let host: string;
   try {
     host = new URL(url).hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
   } catch {
     return false;
   }
-  const exempt = (setting(env, "NO_PROXY") ?? "").split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const exempt = (setting(env, "NO_PROXY", "no_proxy") ?? "").split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean);
   return !exempt.some((entry) => {
     if (entry === "*") return true;
     const domain = entry.replace(/^\*?\./, "").replace(/:\d+$/, "");

@@ -16,8 +16,7 @@ const latin1 = new TextDecoder("latin1");
 /** Bytes as Latin-1 text (a head is ASCII); Buffers slice without a view object. */
 const latin1Of = (bytes: Uint8Array, start: number, end: number) =>
   Buffer.isBuffer(bytes) ? bytes.toString("latin1", start, end) : latin1.decode(bytes.subarray(start, end));
-/** A view of part of the bytes (a plain view: a Buffer's own subarray costs more). */
-const view = (bytes: Uint8Array, start: number, end = bytes.length) => new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start);
+
 const HEAD_END = Buffer.from("\r\n\r\n");
 
 type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
@@ -110,7 +109,7 @@ export class ResponseParser {
       const end = headEnd(bytes, at);
       if (end < 0) {
         if (bytes.length - at > HEAD_LIMIT) throw new HttpParseError("the upstream's reply head is too large");
-        this.pending = view(bytes, at);
+        this.pending = bytes.subarray(at);
         return out;
       }
       const head = parseHead(latin1Of(bytes, at, end - 4));
@@ -123,7 +122,7 @@ export class ResponseParser {
         return out;
       }
     }
-    if (at < bytes.length) this.body(at === 0 ? bytes : view(bytes, at), out);
+    if (at < bytes.length) this.body(at === 0 ? bytes : bytes.subarray(at), out);
     return out;
   }
 
@@ -156,7 +155,7 @@ export class ResponseParser {
     while (at < bytes.length && !this.done) {
       if (this.chunkState === "data") {
         const take = Math.min(this.chunkLeft, bytes.length - at);
-        out.body.push(view(bytes, at, at + take));
+        out.body.push(take === bytes.length ? bytes : bytes.subarray(at, at + take));
         at += take;
         this.chunkLeft -= take;
         if (this.chunkLeft === 0) this.chunkState = "data-end";

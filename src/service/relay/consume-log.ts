@@ -30,22 +30,26 @@ export interface CallRecord {
 /** The consume log row (type 2) of a settled call, with every price factor in `other`. */
 export function consumeLog(r: CallRecord): NewLogRow {
   const p = r.price;
-  const other = {
+  // Built in the order the JSON keeps, without spreads (this runs on every call).
+  const other: Record<string, unknown> = {
     frt: r.firstResponseMs,
     model_ratio: p.kind === "ratio" ? p.modelRatio : 0,
     completion_ratio: p.kind === "ratio" ? p.completionRatio : 0,
     cache_ratio: p.kind === "ratio" ? p.cacheRatio : 0,
     cache_tokens: r.usage.cachedTokens,
-    ...(r.usage.cacheWriteTokens ? { cache_creation_tokens: r.usage.cacheWriteTokens, cache_creation_ratio: p.kind === "ratio" ? p.createCacheRatio : 0 } : {}),
-    model_price: p.kind === "per-call" ? p.modelPrice : -1,
-    group_ratio: p.groupRatio,
-    user_group_ratio: p.userGroupRatio,
-    upstream_model_name: r.upstreamModel,
-    is_model_mapped: r.upstreamModel !== r.model,
-    usage_source: r.estimated ? "estimated" : "upstream",
-    ...(r.streamEnd ? { stream_status: { status: r.streamEnd === "done" || r.streamEnd === "eof" ? "ok" : "error", end_reason: r.streamEnd } } : {}),
-    admin_info: { use_channel: r.channelsTried },
   };
+  if (r.usage.cacheWriteTokens) {
+    other.cache_creation_tokens = r.usage.cacheWriteTokens;
+    other.cache_creation_ratio = p.kind === "ratio" ? p.createCacheRatio : 0;
+  }
+  other.model_price = p.kind === "per-call" ? p.modelPrice : -1;
+  other.group_ratio = p.groupRatio;
+  other.user_group_ratio = p.userGroupRatio;
+  other.upstream_model_name = r.upstreamModel;
+  other.is_model_mapped = r.upstreamModel !== r.model;
+  other.usage_source = r.estimated ? "estimated" : "upstream";
+  if (r.streamEnd) other.stream_status = { status: r.streamEnd === "done" || r.streamEnd === "eof" ? "ok" : "error", end_reason: r.streamEnd };
+  other.admin_info = { use_channel: r.channelsTried };
   return {
     user_id: r.caller.user.id,
     username: r.caller.user.username,
