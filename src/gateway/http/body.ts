@@ -4,9 +4,9 @@ import { ServiceError } from "../../service/errors";
 export function readBodyLimited(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "NaN");
   if (declared > limit) return Promise.reject(new ServiceError("request body is too large", 413));
-  if (!request.body) return Promise.resolve("");
-  // A declared length bounds what the server reads, so the body can be read whole (no wrapper around it).
+  // A declared length bounds what the server reads, so the body can be read whole (no stream is made for it).
   if (Number.isFinite(declared)) return request.text();
+  if (!request.body) return Promise.resolve("");
   return readChunksLimited(request.body, limit);
 }
 
