@@ -3,6 +3,7 @@ import type { Socket, TCPSocketListener } from "bun";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { postUpstream } from "../../src/gateway/upstream/client";
+import { connect } from "../../src/gateway/upstream/connections";
 import { readAll } from "../../src/gateway/upstream/reply";
 
 interface Conn {
@@ -89,6 +90,26 @@ describe("the upstream client", () => {
     });
     const reply = await postUpstream(`${url}/v1/x`, {}, body);
     expect(JSON.parse(await reply.text())).toEqual({ received: Buffer.byteLength(body), same: true });
+  });
+
+  test("a reply that comes before the whole request was sent ends the connection: the rest is not read as a next request", async () => {
+    const answered = new Set<number>();
+    const { url, wire } = rawServer((_request, _w, socket) => {
+      if (answered.has(socket.data.index)) return undefined;
+      answered.add(socket.data.index);
+      return ok('{"early":true}');
+    });
+    const body = JSON.stringify({ text: "x".repeat(8 * 1024 * 1024) });
+    expect(await (await postUpstream(`${url}/v1/x`, {}, body)).text()).toBe('{"early":true}');
+    expect(await (await postUpstream(`${url}/v1/x`, {}, "{}")).text()).toBe('{"early":true}');
+    expect(wire.sockets).toHaveLength(2);
+  });
+
+  test("a connection whose TLS handshake does not finish in time is given up", async () => {
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    servers.push(silent);
+    const origin = { key: `https://127.0.0.1:${silent.port}`, hostname: "127.0.0.1", port: silent.port, tls: true };
+    await expect(connect(origin, 200)).rejects.toThrow("did not accept the connection in time");
   });
 
   test("calls in sequence share one kept-alive connection", async () => {

@@ -32,6 +32,7 @@ export interface Link {
 export type Connection = Socket<Link>;
 
 const IDLE_LIMIT_MS = 15_000;
+const CONNECT_TIMEOUT_MS = 30_000;
 const IDLE_PER_ORIGIN = 256;
 const SWEEP_MS = 5_000;
 
@@ -77,22 +78,40 @@ const handlers: SocketHandler<Link> = {
   },
 };
 
-/** Opens a connection (TLS with the certificate checked against the trusted roots for https). */
-export function connect(origin: Origin): Promise<Connection> {
+/**
+ * Opens a connection (TLS with the certificate checked against the trusted roots for https); one that is not
+ * open (handshake done) within `timeoutMs` is given up.
+ */
+export function connect(origin: Origin, timeoutMs = CONNECT_TIMEOUT_MS): Promise<Connection> {
   return new Promise<Connection>((resolve, reject) => {
     const link: Link = { origin, user: null, reused: false, isClosed: false, idleSince: 0, idleLimitMs: IDLE_LIMIT_MS };
+    let opened: Connection | undefined;
+    let gaveUp = false;
+    const timer = setTimeout(() => {
+      gaveUp = true;
+      link.ready?.reject(new Error("the upstream did not accept the connection in time"));
+      opened?.terminate();
+    }, timeoutMs);
     link.ready = {
       resolve: (socket) => {
         link.ready = undefined;
+        clearTimeout(timer);
         resolve(socket);
       },
       reject: (error) => {
         link.ready = undefined;
+        clearTimeout(timer);
         reject(error);
       },
     };
     const tls = origin.tls ? (isIP(origin.hostname) ? true : { serverName: origin.hostname }) : undefined;
-    Bun.connect<Link>({ hostname: origin.hostname, port: origin.port, tls, data: link, socket: handlers }).catch((error) => link.ready?.reject(error));
+    Bun.connect<Link>({ hostname: origin.hostname, port: origin.port, tls, data: link, socket: handlers }).then(
+      (socket) => {
+        opened = socket;
+        if (gaveUp) socket.terminate();
+      },
+      (error) => link.ready?.reject(error),
+    );
   });
 }
 

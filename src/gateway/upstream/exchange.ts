@@ -1,6 +1,6 @@
 import { keepIdle, type Connection, type ConnectionUser } from "./connections";
 import { joinChunks, readAll, readerStream, type ChunkReader, type UpstreamReply } from "./reply";
-import { ResponseParser, type ResponseHead } from "./response-parser";
+import { ResponseParser } from "./response-parser";
 
 /** A pooled connection the server had dropped while it was idle: the request can go again on a new one. */
 export class StaleConnectionError extends Error {}
@@ -30,7 +30,6 @@ function sendOutgoing(): void {
 export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
   readonly head: Promise<UpstreamReply>;
   status = 0;
-  private parsed?: ResponseHead;
   private readonly parser = new ResponseParser();
   private queue: Uint8Array[] = [];
   private queued = 0;
@@ -64,7 +63,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
   }
 
   header(name: string): string | null {
-    return this.parsed?.header(name) ?? null;
+    return this.parser.head?.header(name) ?? null;
   }
 
   received(chunk: Uint8Array): void {
@@ -82,7 +81,6 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     }
     if (parsed.done) this.finish();
     if (parsed.head) {
-      this.parsed = parsed.head;
       this.status = parsed.head.status;
       this.settleHead.resolve(this);
     }
@@ -169,12 +167,15 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     this.waiting = null;
   }
 
-  /** The body is complete: the connection is free for the next request, or closed if the server said so. */
+  /**
+   * The body is complete: the connection is free for the next request, or closed if the server said so or
+   * answered before the whole request was sent (the rest of it would be read as the next request).
+   */
   private finish(): void {
     this.ended = true;
     this.detach();
     const head = this.parser.head!;
-    if (head.keepAlive) keepIdle(this.socket, head.header("keep-alive"));
+    if (head.keepAlive && !this.unsent) keepIdle(this.socket, head.header("keep-alive"));
     else this.socket.end();
   }
 
