@@ -64,10 +64,12 @@ function kyselyDialect(dialect: DialectName, driver: Driver): KyselyDialect {
 function openSqlite(path: string): SqliteDatabase {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new SqliteDatabase(path, { create: true, strict: true });
+  // First: the journal-mode switch below takes a lock too, and without a timeout it fails at once ("database is
+  // locked") while another process holds the file, e.g. one closing its connection.
+  db.run("PRAGMA busy_timeout = 5000");
   db.run("PRAGMA journal_mode = WAL");
   db.run("PRAGMA synchronous = NORMAL");
   db.run("PRAGMA foreign_keys = ON");
-  db.run("PRAGMA busy_timeout = 5000");
   db.run("PRAGMA cache_size = -8192");
   return db;
 }
