@@ -3,7 +3,7 @@ import type { Socket, TCPSocketListener } from "bun";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { postUpstream } from "../../src/gateway/upstream/client";
-import { connect } from "../../src/gateway/upstream/connections";
+import { connect, idleCount } from "../../src/gateway/upstream/connections";
 import { readAll } from "../../src/gateway/upstream/reply";
 
 interface Conn {
@@ -132,6 +132,18 @@ describe("the upstream client", () => {
     const second = await postUpstream(`${url}/v1/x`, {}, "{}");
     expect(await second.text()).toBe('{"n":2}');
     expect(wire.sockets).toHaveLength(2);
+  });
+
+  test("a kept-alive connection the upstream closes while idle leaves the pool: the next call opens a new one", async () => {
+    const { url, wire } = rawServer(() => ok("{}"));
+    await (await postUpstream(`${url}/v1/x`, {}, "{}")).bytes();
+    expect(idleCount(url)).toBe(1);
+    wire.sockets[0]!.end();
+    for (let i = 0; i < 100 && idleCount(url) > 0; i++) await Bun.sleep(10);
+    expect(idleCount(url)).toBe(0);
+    expect(await (await postUpstream(`${url}/v1/x`, {}, "{}")).text()).toBe("{}");
+    expect(wire.sockets).toHaveLength(2);
+    expect(wire.received[1]!.split("POST ").length - 1).toBe(1);
   });
 
   test("a new connection closed before the reply fails the call (it is not sent twice)", async () => {
