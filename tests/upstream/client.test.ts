@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { Socket, TCPSocketListener } from "bun";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { postUpstream } from "../../src/gateway/upstream/client";
+import { postUpstream, UnsendableRequestError } from "../../src/gateway/upstream/client";
 import { connect, idleCount } from "../../src/gateway/upstream/connections";
 import { readAll } from "../../src/gateway/upstream/reply";
 
@@ -191,6 +191,7 @@ describe("the upstream client", () => {
   test("a header value with a line break is refused before anything is sent", async () => {
     const { url, wire } = rawServer(() => ok("{}"));
     await expect(postUpstream(`${url}/v1/x`, { authorization: "Bearer k\r\nX-Injected: 1" }, "{}")).rejects.toThrow("line break");
+    await expect(postUpstream(`${url}/v1/x`, { "x-note": "a\nb" }, "{}")).rejects.toBeInstanceOf(UnsendableRequestError);
     expect(wire.sockets).toHaveLength(0);
   });
 

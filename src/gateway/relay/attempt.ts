@@ -1,7 +1,7 @@
 import type { RouteChannel } from "../../service/relay/routing-table";
 import { mapStatus, type AttemptFailure } from "../../service/relay/retry-policy";
 import { maskUpstreamText } from "../../service/relay/mask";
-import { postUpstream } from "../upstream/client";
+import { postUpstream, UnsendableRequestError } from "../upstream/client";
 import { viaProxy } from "../upstream/proxy";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { providerFor } from "./providers";
@@ -58,9 +58,12 @@ export async function attemptUpstream(
     return await errorOf(response, channel);
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    return {
-      ok: false,
-      failure: { status: 0, message: timedOut ? "the upstream did not answer in time" : "could not connect to the upstream" },
-    };
+    const message =
+      error instanceof UnsendableRequestError
+        ? `the request could not be sent: ${error.message}`
+        : timedOut
+          ? "the upstream did not answer in time"
+          : "could not connect to the upstream";
+    return { ok: false, failure: { status: 0, message } };
   }
 }

@@ -11,6 +11,9 @@ interface Target {
   host: string;
 }
 
+/** A request the client will not send as given (its message names what is wrong, never a value). */
+export class UnsendableRequestError extends Error {}
+
 const targets = new Map<string, Target>();
 const TARGETS_KEPT = 1000;
 /** Headers the client sets itself (or that do not belong in a request it frames). */
@@ -22,7 +25,7 @@ function targetOf(url: string): Target {
   let target = targets.get(url);
   if (target) return target;
   const parsed = new URL(url);
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`unsupported upstream protocol ${parsed.protocol}`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UnsendableRequestError(`unsupported upstream protocol ${parsed.protocol}`);
   const tls = parsed.protocol === "https:";
   const port = Number(parsed.port) || (tls ? 443 : 80);
   const hostname = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
@@ -40,7 +43,7 @@ function requestText(target: Target, headers: Record<string, string>, body: stri
     const value = headers[name]!;
     const lower = name.toLowerCase();
     if (OWN_HEADERS.has(lower)) continue;
-    if (breaksLine(name) || breaksLine(value)) throw new Error(`the request header ${JSON.stringify(name)} holds a line break`);
+    if (breaksLine(name) || breaksLine(value)) throw new UnsendableRequestError(`the request header ${JSON.stringify(name)} holds a line break`);
     if (lower === "user-agent") agent = true;
     if (lower === "accept-encoding") encoding = true;
     text += `${name}: ${value}\r\n`;

@@ -9,28 +9,18 @@ export interface ResponseHead {
 
 export class HttpParseError extends Error {}
 
-const CR = 13;
 const LF = 10;
 const HEAD_LIMIT = 64 * 1024;
-const latin1 = new TextDecoder("latin1");
-/** Bytes as Latin-1 text (a head is ASCII); Buffers slice without a view object. */
-const latin1Of = (bytes: Uint8Array, start: number, end: number) =>
-  Buffer.isBuffer(bytes) ? bytes.toString("latin1", start, end) : latin1.decode(bytes.subarray(start, end));
-
 const HEAD_END = Buffer.from("\r\n\r\n");
+/** The same bytes as a Buffer (no copy): Bun hands sockets' data over as Buffers already. */
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
 
 /** Where a "\r\n\r\n" ends in `bytes` (the index after it), searching from `from`; -1 when absent. */
-function headEnd(bytes: Uint8Array, from: number): number {
-  if (Buffer.isBuffer(bytes)) {
-    const at = bytes.indexOf(HEAD_END, Math.max(0, from));
-    return at < 0 ? -1 : at + 4;
-  }
-  for (let i = Math.max(0, from); i + 3 < bytes.length; i++) {
-    if (bytes[i + 3] === LF && bytes[i] === CR && bytes[i + 1] === LF && bytes[i + 2] === CR) return i + 4;
-  }
-  return -1;
+function headEnd(bytes: Buffer, from: number): number {
+  const at = bytes.indexOf(HEAD_END, Math.max(0, from));
+  return at < 0 ? -1 : at + 4;
 }
 
 /**
@@ -88,7 +78,7 @@ export interface Parsed {
 export class ResponseParser {
   head?: ResponseHead;
   private framing: Framing = { kind: "none" };
-  private pending: Uint8Array | null = null;
+  private pending: Buffer | null = null;
   /** Chunked coding: bytes left in the current chunk's data, or a state between chunks. */
   private chunkLeft = 0;
   private chunkState: "size" | "data" | "data-end" | "trailers" = "size";
@@ -96,12 +86,9 @@ export class ResponseParser {
 
   push(chunk: Uint8Array): Parsed {
     const out: Parsed = { body: [], done: false };
-    let bytes = chunk;
+    let bytes = asBuffer(chunk);
     if (this.pending) {
-      const joined = new Uint8Array(this.pending.length + chunk.length);
-      joined.set(this.pending);
-      joined.set(chunk, this.pending.length);
-      bytes = joined;
+      bytes = Buffer.concat([this.pending, bytes]);
       this.pending = null;
     }
     let at = 0;
@@ -112,7 +99,7 @@ export class ResponseParser {
         this.pending = bytes.subarray(at);
         return out;
       }
-      const head = parseHead(latin1Of(bytes, at, end - 4));
+      const head = parseHead(bytes.toString("latin1", at, end - 4));
       at = end;
       if (head.status >= 100 && head.status < 200) continue;
       this.head = out.head = head;
@@ -133,7 +120,7 @@ export class ResponseParser {
     return false;
   }
 
-  private body(bytes: Uint8Array, out: Parsed): void {
+  private body(bytes: Buffer, out: Parsed): void {
     const framing = this.framing;
     if (this.done) throw new HttpParseError("the upstream sent bytes after its reply");
     if (framing.kind === "close") {
@@ -150,7 +137,7 @@ export class ResponseParser {
     this.chunked(bytes, out);
   }
 
-  private chunked(bytes: Uint8Array, out: Parsed): void {
+  private chunked(bytes: Buffer, out: Parsed): void {
     let at = 0;
     while (at < bytes.length && !this.done) {
       if (this.chunkState === "data") {
@@ -167,7 +154,7 @@ export class ResponseParser {
         this.pending = bytes.slice(at);
         return;
       }
-      const line = latin1Of(bytes, at, lineEnd).replace(/\r$/, "");
+      const line = bytes.toString("latin1", at, lineEnd).replace(/\r$/, "");
       at = lineEnd + 1;
       if (this.chunkState === "data-end") {
         if (line !== "") throw new HttpParseError("the upstream sent a malformed chunk");
