@@ -1,63 +1,83 @@
 import type { Usage } from "../../service/billing/quota";
 import { streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
 
-const END = "data: [DONE]\n\n";
-const END_BYTES = new TextEncoder().encode(END);
+const LF = 10;
+const CR = 13;
+const DATA = Buffer.from("data: ");
+const DONE_EVENT = Buffer.from("data: [DONE]");
+const END = Buffer.from("data: [DONE]\n\n");
+const USAGE_KEY = Buffer.from('"usage"');
 /** Only events that may carry a usage report are parsed; the others pass through as they came. */
 export const USAGE_MARK = /"usage"\s*:\s*\{/;
-const USAGE_MARKS = new RegExp(USAGE_MARK.source, "g");
-const utf8 = new TextDecoder();
 
-/** Whether a chunk ends with the stream's end marker: only then can it hold a whole stream. */
-export function endsStream(chunk: Uint8Array): boolean {
-  if (chunk.length < END_BYTES.length) return false;
-  const offset = chunk.length - END_BYTES.length;
-  for (let i = 0; i < END_BYTES.length; i++) if (chunk[offset + i] !== END_BYTES[i]) return false;
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
+function startsAt(bytes: Uint8Array, prefix: Uint8Array, at: number): boolean {
+  if (at + prefix.length > bytes.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
   return true;
 }
 
-/** Whether the text is only single-line `data: ` events, each followed by a blank line. */
-function plainEvents(text: string): boolean {
-  if (text.includes("\r")) return false;
-  for (let at = 0; at < text.length; ) {
-    if (!text.startsWith("data: ", at)) return false;
-    const end = text.indexOf("\n", at);
-    if (end < 0 || text.charCodeAt(end + 1) !== 10) return false;
+/** Whether a chunk ends with the stream's end marker: only then can it hold a whole stream. */
+export const endsStream = (chunk: Uint8Array): boolean => startsAt(chunk, END, chunk.length - END.length);
+
+/** Whether the `"usage"` key at `at` opens an object (`"usage" : {`, JSON's blanks allowed), as USAGE_MARK says. */
+function usageObjectAt(bytes: Uint8Array, at: number): boolean {
+  let colon = false;
+  for (let i = at + USAGE_KEY.length; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === 0x20 || byte === 0x09) continue;
+    if (byte === 0x3a && !colon) colon = true;
+    else return colon && byte === 0x7b;
+  }
+  return false;
+}
+
+/**
+ * The one event carrying a usage report, as [start, end) of its line, when the stream is only single-line
+ * `data: ` events each followed by a blank line, with [DONE] last and only there; else undefined.
+ */
+function usageEvent(bytes: Buffer): [number, number] | undefined {
+  if (!endsStream(bytes) || bytes.indexOf(CR) >= 0) return undefined;
+  const doneAt = bytes.length - END.length;
+  let found: [number, number] | undefined;
+  let key = bytes.indexOf(USAGE_KEY);
+  for (let at = 0; at < doneAt; ) {
+    if (!startsAt(bytes, DATA, at)) return undefined;
+    const end = bytes.indexOf(LF, at);
+    if (bytes[end + 1] !== LF || (end - at === DONE_EVENT.length && startsAt(bytes, DONE_EVENT, at))) return undefined;
+    for (; key >= 0 && key < end; key = bytes.indexOf(USAGE_KEY, key + 1)) {
+      if (!usageObjectAt(bytes, key)) continue;
+      if (found) return undefined;
+      found = [at, end];
+    }
     at = end + 2;
   }
-  return true;
+  return found;
 }
 
 /**
  * A stream that arrived whole in one chunk, relayed without taking it apart event by event, when it has the
  * shape almost every upstream sends: single-line `data: ` events, one usage report, [DONE] last and only there.
- * Answers what the client gets (the same events, less a usage-only chunk it did not ask for; as bytes unless
- * cutting non-ASCII text) and the usage;
- * undefined for any other shape, which the event-by-event relay handles.
+ * Works on the bytes: only the usage event is decoded. Answers what the client gets (the same bytes, less a
+ * usage-only chunk it did not ask for, cut out of `chunk` in place: the chunk is the caller's to give) and the
+ * usage; undefined for any other shape, which the event-by-event relay handles.
  */
-export function relayWholeStream(chunk: Uint8Array, kind: EndpointKind, clientWantsUsage: boolean): { body: string | Uint8Array<ArrayBuffer>; usage: Usage } | undefined {
-  const text = utf8.decode(chunk);
-  if (text.indexOf(END) !== text.length - END.length || !plainEvents(text)) return undefined;
-  USAGE_MARKS.lastIndex = 0;
-  const mark = USAGE_MARKS.exec(text);
-  if (!mark || USAGE_MARKS.exec(text)) return undefined;
-  const before = text.lastIndexOf("\n\n", mark.index);
-  const start = before < 0 ? 0 : before + 2;
-  const end = text.indexOf("\n\n", start);
+export function relayWholeStream(chunk: Uint8Array, kind: EndpointKind, clientWantsUsage: boolean): { body: Uint8Array<ArrayBuffer>; usage: Usage } | undefined {
+  const bytes = asBuffer(chunk);
+  const found = usageEvent(bytes);
+  if (!found) return undefined;
+  const [start, end] = found;
   let event: any;
   try {
-    event = JSON.parse(text.slice(start + 6, end));
+    event = JSON.parse(bytes.toString("utf8", start + DATA.length, end));
   } catch {
     return undefined;
   }
   const usage = streamedUsage(kind, event);
   if (!usage) return undefined;
   const usageOnly = Array.isArray(event.choices) && event.choices.length === 0;
-  if (!usageOnly || clientWantsUsage) return { body: chunk as Uint8Array<ArrayBuffer>, usage };
-  // ASCII text (as long as its bytes): the string's offsets are the bytes', so the bytes are cut, not re-encoded.
-  if (text.length !== chunk.length) return { body: text.slice(0, start) + text.slice(end + 2), usage };
-  const body = new Uint8Array(chunk.length - (end + 2 - start));
-  body.set(chunk.subarray(0, start));
-  body.set(chunk.subarray(end + 2), start);
-  return { body, usage };
+  if (!usageOnly || clientWantsUsage) return { body: bytes as Uint8Array<ArrayBuffer>, usage };
+  bytes.copyWithin(start, end + 2);
+  return { body: bytes.subarray(0, bytes.length - (end + 2 - start)) as Uint8Array<ArrayBuffer>, usage };
 }
