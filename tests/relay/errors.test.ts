@@ -128,6 +128,12 @@ describe.each(DIALECTS)("relay refusals on %s", (dialect) => {
     expect(error.message).toContain("no available channel for model no-channel-model in group default");
   });
 
+  test("a model nobody serves and nobody priced is 503 (no channel), the first thing wrong with it", async () => {
+    const error = await failure(chat(r.openai(), "unknown-unpriced-model"));
+    expect(error.status).toBe(503);
+    expect(error.code).toBe("model_not_found");
+  });
+
   test("413 for a body over the limit", async () => {
     const big = JSON.stringify({ model: "test-chat", messages: [{ role: "user", content: "x".repeat(1_100_000) }] });
     const response = await fetch(`${r.s.url}/v1/chat/completions`, {

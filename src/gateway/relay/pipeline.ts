@@ -203,12 +203,12 @@ export async function runRelay(call: Omit<CallState, "promptEstimate" | "channel
   const routes = ctx.relay.routes;
   const pinned = caller.pinnedChannelId !== undefined;
   const groups = pinned ? [caller.group] : routeGroups(ctx, caller.user, caller.group).filter((g) => routes.hasRoute(g, req.model));
-  const price = priceFor(call, groups[0] ?? caller.group);
   let counted: number | undefined;
   const promptEstimate = () => (counted ??= estimatePromptTokens(call.endpoint.kind, req.model, req.json ?? {}));
   const { endpoint, requestId, ip, startedAt } = call;
   const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, promptEstimate, channelsTried: [] };
   if (groups.length === 0) throw finalFailure(undefined, s, caller.group);
+  const price = priceFor(call, groups[0]!);
   const perCallUnits = price.kind === "per-call" ? Math.max(1, Number(req.json?.n) || 1) : 1;
   const held = reserve(s, price, perCallUnits);
   const reservation = held instanceof Promise ? await held : held;
