@@ -1,16 +1,16 @@
 import type { Usage } from "../../service/billing/quota";
 import { streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
+import { asBuffer } from "../upstream/reply";
 
 const LF = 10;
 const CR = 13;
 const DATA = Buffer.from("data: ");
-const DONE_EVENT = Buffer.from("data: [DONE]");
-const END = Buffer.from("data: [DONE]\n\n");
+const DONE_LINE = "data: [DONE]";
+const DONE_EVENT = Buffer.from(DONE_LINE);
+const END = Buffer.from(`${DONE_LINE}\n\n`);
 const USAGE_KEY = Buffer.from('"usage"');
 /** Only events that may carry a usage report are parsed; the others pass through as they came. */
 export const USAGE_MARK = /"usage"\s*:\s*\{/;
-
-const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 function startsAt(bytes: Uint8Array, prefix: Uint8Array, at: number): boolean {
   if (at + prefix.length > bytes.length) return false;

@@ -1,3 +1,5 @@
+import { asBuffer } from "./reply";
+
 /** The head of an HTTP/1.1 response. */
 export interface ResponseHead {
   status: number;
@@ -12,8 +14,6 @@ export class HttpParseError extends Error {}
 const LF = 10;
 const HEAD_LIMIT = 64 * 1024;
 const HEAD_END = Buffer.from("\r\n\r\n");
-/** The same bytes as a Buffer (no copy): Bun hands sockets' data over as Buffers already. */
-const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
 
