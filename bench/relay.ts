@@ -2,10 +2,11 @@
  * The relay benchmark (issue #3 §9). Starts the fake OpenAI upstream, the bare forwarder and Tollgate
  * (from source, and compiled when dist/tollgate exists) and drives, in one run:
  *
- *   - saturation: wrk -t1 -c64 -d5s POSTing a small chat body (non-stream, then stream), three rounds over the
+ *   - saturation: wrk -t1 -c64 -d5s POSTing a small chat body (non-stream, then stream), five rounds over the
  *     targets in turn, with the server's CPU µs per request from /proc and its peak RSS; ratios to the
  *     forwarder are taken round by round (the machine's slow spells weigh on both sides) and their median shown;
- *   - latency at a fixed rate (1000 req/s, open loop, measured from the due time), non-stream;
+ *   - latency at a fixed rate (1000 req/s, open loop, measured from the due time), non-stream, three rounds over the
+ *     targets in turn, each round's figures less the fake's in the same round, their median shown;
  *   - stream first-byte time at 200 req/s;
  *   - Tollgate's RSS over a soak at a steady mixed rate (BENCH_SOAK_SECONDS, default 60).
  *
@@ -34,7 +35,8 @@ const COMPILED = process.env.BENCH_TOLLGATE_BINARY || join(ROOT, "dist/tollgate"
 const SATURATION_SECONDS = 5;
 const SATURATION_ROUNDS = 5;
 const FIXED_RATE = 1000;
-const FIXED_SECONDS = 8;
+const FIXED_SECONDS = 6;
+const FIXED_ROUNDS = 3;
 const FIRST_BYTE_RATE = 200;
 const FIRST_BYTE_SECONDS = 5;
 const SOAK_RATE = 500;
@@ -279,14 +281,19 @@ export async function relayBench(): Promise<void> {
 
     // ---- Latency at a fixed rate, and stream first byte ----
     pinSelf(CLIENT_CPU);
-    const fixed = new Map<Target, FixedRateResult>();
+    const fixed = new Map<Target, FixedRateResult[]>();
     const firstByte = new Map<Target, FixedRateResult>();
     const latencyTargets = [direct, forwarder, source];
     try {
       for (const t of latencyTargets) {
-        const requests = requestsFor(t, [false]);
-        await fixedRate({ origin: t.url, requests, rate: FIXED_RATE, seconds: 1, connections: 32 }); // warm-up
-        fixed.set(t, await fixedRate({ origin: t.url, requests, rate: FIXED_RATE, seconds: FIXED_SECONDS, connections: 32 }));
+        await fixedRate({ origin: t.url, requests: requestsFor(t, [false]), rate: FIXED_RATE, seconds: 1, connections: 32 }); // warm-up
+        fixed.set(t, []);
+      }
+      // Rounds alternate the targets, so a stall of the machine (the fake alone shows them too) spoils one round, not the figure.
+      for (let round = 0; round < FIXED_ROUNDS; round++) {
+        for (const t of latencyTargets) {
+          fixed.get(t)!.push(await fixedRate({ origin: t.url, requests: requestsFor(t, [false]), rate: FIXED_RATE, seconds: FIXED_SECONDS, connections: 32 }));
+        }
       }
       for (const t of latencyTargets) {
         const requests = requestsFor(t, [true]);
@@ -296,30 +303,41 @@ export async function relayBench(): Promise<void> {
       pinSelf(undefined);
     }
     const base = fixed.get(direct)!;
-    console.log(`\n  Non-stream latency at ${FIXED_RATE} req/s for ${FIXED_SECONDS} s (open loop, 32 keep-alive sockets, measured from the due send time; load average now ${load()}, the bench's own included)`);
+    /** Each round's figure less the fake's in the same round: their median, and the rounds. */
+    const added = (t: Target, of: (r: FixedRateResult) => number) => {
+      const each = fixed.get(t)!.map((r, i) => of(r) - of(base[i]!));
+      return { median: median(each), each };
+    };
+    const p50 = (r: FixedRateResult) => r.latency.p50;
+    const p99 = (r: FixedRateResult) => r.latency.p99;
+    console.log(
+      `\n  Non-stream latency at ${FIXED_RATE} req/s, ${FIXED_ROUNDS} rounds of ${FIXED_SECONDS} s over the targets in turn (open loop, 32 keep-alive sockets, ` +
+        `measured from the due send time; medians of the rounds; load average now ${load()}, the bench's own included)`,
+    );
     table(
       ["target", "achieved req/s", "p50 ms", "p99 ms", "max ms", "added p50", "added p99", "non-2xx", "errors"],
       latencyTargets.map((t) => {
-        const r = fixed.get(t)!;
-        const added = t !== direct;
+        const rounds = fixed.get(t)!;
+        const total = (of: (r: FixedRateResult) => number) => String(rounds.reduce((n, r) => n + of(r), 0));
         return [
-          t.name, fmt(r.achievedRate, 0), fmt(r.latency.p50, 3), fmt(r.latency.p99, 3), fmt(r.latency.max, 1),
-          added ? signed(r.latency.p50 - base.latency.p50, 3) : "-", added ? signed(r.latency.p99 - base.latency.p99, 3) : "-",
-          String(r.non2xx), String(r.errors),
+          t.name, fmt(median(rounds.map((r) => r.achievedRate)), 0), fmt(median(rounds.map(p50)), 3), fmt(median(rounds.map(p99)), 3),
+          fmt(Math.max(...rounds.map((r) => r.latency.max)), 1),
+          t !== direct ? signed(added(t, p50).median, 3) : "-", t !== direct ? signed(added(t, p99).median, 3) : "-",
+          total((r) => r.non2xx), total((r) => r.errors),
         ];
       }),
     );
-    const s = fixed.get(source)!;
-    const f = fixed.get(forwarder)!;
+    const ms = (values: number[]) => values.map((n) => fmt(n, 3)).join(", ");
+    const [s50, s99, f50, f99] = [added(source, p50), added(source, p99), added(forwarder, p50), added(forwarder, p99)];
     console.log(
-      `  ${source.name}: added p50 ${fmt(s.latency.p50 - base.latency.p50, 3)} ms [target <= 0.5 ms], ` +
-        `added p99 ${fmt(s.latency.p99 - base.latency.p99, 3)} ms [target <= 3 ms]  ` +
-        `(forwarder adds ${fmt(f.latency.p50 - base.latency.p50, 3)} / ${fmt(f.latency.p99 - base.latency.p99, 3)} ms)`,
+      `  ${source.name}: added p50 ${fmt(s50.median, 3)} ms (rounds ${ms(s50.each)}) [target <= 0.5 ms], ` +
+        `added p99 ${fmt(s99.median, 3)} ms (rounds ${ms(s99.each)}) [target <= 3 ms]  ` +
+        `(forwarder adds ${fmt(f50.median, 3)} / ${fmt(f99.median, 3)} ms)`,
     );
-    const lag = [...fixed.values()].map((r) => r.timerLag);
+    const lag = [...fixed.values()].flat().map((r) => r.timerLag);
     console.log(
       `  (the client's own timer lateness, included above: p50 ${fmt(Math.max(...lag.map((l) => l.p50)), 3)} ms, ` +
-        `p99 ${fmt(Math.max(...lag.map((l) => l.p99)), 3)} ms, worst of the three runs)`,
+        `p99 ${fmt(Math.max(...lag.map((l) => l.p99)), 3)} ms, worst of the rounds; the fake's own p99 by round: ${ms(base.map(p99))} ms)`,
     );
 
     const fbBase = firstByte.get(direct)!;
@@ -339,7 +357,7 @@ export async function relayBench(): Promise<void> {
       `  ${source.name}: stream first byte added ${fmt(firstByte.get(source)!.firstByte.p50 - fbBase.firstByte.p50, 3)} ms (p50) [target <= 1 ms]` +
         "  (the fake answers a repeated request with its whole memoized stream at once)",
     );
-    for (const r of [...fixed.values(), ...firstByte.values()]) if (r.firstError) console.log(`  ! first non-2xx: ${r.firstError}`);
+    for (const r of [...[...fixed.values()].flat(), ...firstByte.values()]) if (r.firstError) console.log(`  ! first non-2xx: ${r.firstError}`);
 
     // ---- RSS soak, on a fresh process (the ones above carry what the saturation runs left behind) ----
     const soaked = await startTollgate(`${compiled ? "Tollgate, compiled" : "Tollgate, from source"}, fresh process`, fake.url, compiled ? [COMPILED, "serve"] : undefined);
