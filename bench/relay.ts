@@ -22,6 +22,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fixedRate, httpRequest, type FixedRateResult } from "./fixed-rate";
 import { cpuMicros, rssBytes, sampleRss } from "./proc";
+import { SQLITE_CACHE_KIB } from "../src/db/connect";
 import { freePort, median, ROOT, startGateway, type Gateway } from "./support";
 
 const SERVER_CPU = 0;
@@ -386,7 +387,8 @@ export async function relayBench(): Promise<void> {
     const soakMax = Math.max(...series.map((p) => p.rss));
     const growth = (since: { rss: number }) => `${signed(((last.rss - since.rss) / since.rss) * 100, 1)}%`;
     console.log(
-      `  growth from ${from.at} s to ${last.at} s: ${growth(from)} (from ${half.at} s: ${growth(half)}) [target flat: < ~10%]; ` +
+      `  growth from ${from.at} s to ${last.at} s: ${growth(from)} (SQLite's page cache fills up to its ${SQLITE_CACHE_KIB / 1024} MB meanwhile), ` +
+        `from ${half.at} s: ${growth(half)} [target flat: < ~10%]; ` +
         `max ${fmt(soakMax / MB)} MB [target <= 150 MB]; ` +
         `soak p50 ${fmt(soak.latency.p50, 3)} ms, p99 ${fmt(soak.latency.p99, 3)} ms, non-2xx ${soak.non2xx}, errors ${soak.errors}`,
     );

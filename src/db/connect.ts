@@ -61,6 +61,9 @@ function kyselyDialect(dialect: DialectName, driver: Driver): KyselyDialect {
   };
 }
 
+/** SQLite's page cache per connection, KiB: it fills up to this as the database is used, then stays. */
+export const SQLITE_CACHE_KIB = 8192;
+
 function openSqlite(path: string): SqliteDatabase {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new SqliteDatabase(path, { create: true, strict: true });
@@ -70,7 +73,7 @@ function openSqlite(path: string): SqliteDatabase {
   db.run("PRAGMA journal_mode = WAL");
   db.run("PRAGMA synchronous = NORMAL");
   db.run("PRAGMA foreign_keys = ON");
-  db.run("PRAGMA cache_size = -8192");
+  db.run(`PRAGMA cache_size = -${SQLITE_CACHE_KIB}`);
   return db;
 }
 
