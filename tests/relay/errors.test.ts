@@ -134,6 +134,35 @@ describe.each(DIALECTS)("relay refusals on %s", (dialect) => {
     expect(error.code).toBe("model_not_found");
   });
 
+  test("502 with the reason when the upstream's reply cannot be read (not HTTP/1.x, an unknown content coding)", async () => {
+    const answers: Record<string, string> = {
+      "garbled-model": "HTTP/9 what\r\n\r\n",
+      "zstd-model": "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: zstd\r\ncontent-length: 2\r\n\r\n{}",
+    };
+    const raw = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        data(socket, data) {
+          const model = Object.keys(answers).find((name) => data.toString().includes(name));
+          if (model) socket.write(answers[model]!);
+        },
+      },
+    });
+    try {
+      await r.setPrices({ "garbled-model": 1, "zstd-model": 1 });
+      await r.addChannel({ models: "garbled-model,zstd-model", base_url: `http://127.0.0.1:${raw.port}` });
+      const garbled = await failure(chat(r.openai(), "garbled-model"));
+      expect(garbled.status).toBe(502);
+      expect(garbled.message).toContain("the upstream's reply could not be read: the upstream's reply is not HTTP/1.x");
+      const zstd = await failure(chat(r.openai(), "zstd-model"));
+      expect(zstd.status).toBe(502);
+      expect(zstd.message).toContain("unsupported content coding (zstd)");
+    } finally {
+      raw.stop(true);
+    }
+  });
+
   test("413 for a body over the limit", async () => {
     const big = JSON.stringify({ model: "test-chat", messages: [{ role: "user", content: "x".repeat(1_100_000) }] });
     const response = await fetch(`${r.s.url}/v1/chat/completions`, {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HttpParseError, ResponseParser } from "../../src/gateway/upstream/response-parser";
+import { BadReplyError, ResponseParser } from "../../src/gateway/upstream/response-parser";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString();
@@ -73,7 +73,7 @@ describe("reading an HTTP/1.1 reply as its bytes arrive", () => {
   });
 
   test("what is not a well-framed HTTP/1.x reply is refused", () => {
-    const refused = (wire: string) => expect(() => feed(wire, 1000)).toThrow(HttpParseError);
+    const refused = (wire: string) => expect(() => feed(wire, 1000)).toThrow(BadReplyError);
     refused("SSH-2.0-OpenSSH\r\n\r\n");
     refused("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n");
     refused("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabc");

@@ -4,6 +4,7 @@ import { maskUpstreamText } from "../../service/relay/mask";
 import { postUpstream, UnsendableRequestError } from "../upstream/client";
 import { viaProxy } from "../upstream/proxy";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
+import { BadReplyError } from "../upstream/response-parser";
 import { providerFor } from "./providers";
 import type { Provider, UpstreamCall } from "./providers/types";
 
@@ -61,9 +62,11 @@ export async function attemptUpstream(
     const message =
       error instanceof UnsendableRequestError
         ? `the request could not be sent: ${error.message}`
-        : timedOut
-          ? "the upstream did not answer in time"
-          : "could not connect to the upstream";
+        : error instanceof BadReplyError
+          ? `the upstream's reply could not be read: ${error.message}`
+          : timedOut
+            ? "the upstream did not answer in time"
+            : "could not connect to the upstream";
     return { ok: false, failure: { status: 0, message } };
   }
 }

@@ -22,11 +22,11 @@ import type { RouteChannel } from "../../service/relay/routing-table";
 import { recordConsumption } from "../../service/stats/record";
 import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { attemptUpstream, type AttemptResult } from "./attempt";
+import { bytesReader, type UpstreamReply } from "../upstream/reply";
 import type { RelayRequest } from "./parse";
 import { providerFor } from "./providers";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
-import { bytesReader, type UpstreamReply } from "../upstream/reply";
 import { endsStream, relayWholeStream } from "./whole-stream";
 
 const DRAIN_MS = 60_000;

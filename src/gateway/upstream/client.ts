@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { connect, takeIdle, type Connection, type Origin } from "./connections";
 import { Exchange, StaleConnectionError } from "./exchange";
 import { wholeReply, type UpstreamReply } from "./reply";
+import { BadReplyError } from "./response-parser";
 
 interface Target {
   origin: Origin;
@@ -63,7 +64,7 @@ const DECODERS: Record<string, (bytes: Uint8Array) => Uint8Array> = {
 /** A reply in a content coding the client did not ask for, read whole and decoded (streaming is lost for it). */
 async function decoded(reply: UpstreamReply, coding: string): Promise<UpstreamReply> {
   const decode = DECODERS[coding];
-  if (!decode) throw new Error(`the upstream answered in an unsupported content coding (${coding})`);
+  if (!decode) throw new BadReplyError(`the upstream answered in an unsupported content coding (${coding})`);
   const body = decode(await reply.bytes());
   return wholeReply(reply.status, (name) => (name === "content-encoding" || name === "content-length" ? null : reply.header(name)), body);
 }

@@ -1,6 +1,6 @@
 import { keepIdle, type Connection, type ConnectionUser } from "./connections";
 import { joinChunks, readAll, readerStream, type ChunkReader, type UpstreamReply } from "./reply";
-import { ResponseParser } from "./response-parser";
+import { BadReplyError, ResponseParser } from "./response-parser";
 
 /** A pooled connection the server had dropped while it was idle: the request can go again on a new one. */
 export class StaleConnectionError extends Error {}
@@ -100,7 +100,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
       return;
     }
     const stale = this.socket.data.reused && !this.gotBytes;
-    this.fail(stale ? new StaleConnectionError("the kept-alive connection was closed by the upstream") : new Error("the upstream closed the connection before its reply was complete"));
+    this.fail(stale ? new StaleConnectionError("the kept-alive connection was closed by the upstream") : new BadReplyError("the upstream closed the connection before its reply was complete"));
   }
 
   failed(error: Error): void {
@@ -125,8 +125,8 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
   }
 
   bytes(): Promise<Uint8Array> {
-    if (this.ended && !this.failure) return Promise.resolve(this.queued > 0 ? this.take() : new Uint8Array(0));
-    return readAll(this);
+    const whole = this.arrived();
+    return whole ? Promise.resolve(whole) : readAll(this);
   }
 
   async text(): Promise<string> {

@@ -52,13 +52,14 @@ export function readerStream(reader: ChunkReader): ReadableStream<Uint8Array> {
 
 /** A reply fetched with `fetch` (form uploads). */
 export function fetchedReply(response: Response): UpstreamReply {
+  const body = () => response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
   return {
     status: response.status,
     header: (name) => response.headers.get(name),
     bytes: async () => new Uint8Array(await response.arrayBuffer()),
     text: () => response.text(),
-    reader: () => (response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() })).getReader(),
-    stream: () => response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() }),
+    reader: () => body().getReader(),
+    stream: body,
     arrived: () => undefined,
   };
 }

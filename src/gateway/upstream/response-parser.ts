@@ -9,7 +9,8 @@ export interface ResponseHead {
   keepAlive: boolean;
 }
 
-export class HttpParseError extends Error {}
+/** The upstream's reply cannot be used (malformed, cut short, in a coding we cannot read); the message says why, in our words. */
+export class BadReplyError extends Error {}
 
 const LF = 10;
 const HEAD_LIMIT = 64 * 1024;
@@ -40,7 +41,7 @@ function headerIn(text: string, lower: string, name: string): string | null {
 
 function parseHead(text: string): ResponseHead {
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?(?=\r\n|$)/.exec(text);
-  if (!statusLine) throw new HttpParseError("the upstream's reply is not HTTP/1.x");
+  if (!statusLine) throw new BadReplyError("the upstream's reply is not HTTP/1.x");
   const lines = text.slice(statusLine[0].length);
   const lower = lines.toLowerCase();
   const header = (name: string) => headerIn(lines, lower, name);
@@ -54,7 +55,7 @@ function framingOf(head: ResponseHead): Framing {
   if (head.header("transfer-encoding")?.toLowerCase().includes("chunked")) return { kind: "chunked" };
   const length = head.header("content-length");
   if (length !== null) {
-    if (!/^\d+$/.test(length)) throw new HttpParseError("the upstream sent an invalid content-length");
+    if (!/^\d+$/.test(length)) throw new BadReplyError("the upstream sent an invalid content-length");
     const left = Number(length);
     return left === 0 ? { kind: "none" } : { kind: "length", left };
   }
@@ -95,7 +96,7 @@ export class ResponseParser {
     while (!this.head) {
       const end = headEnd(bytes, at);
       if (end < 0) {
-        if (bytes.length - at > HEAD_LIMIT) throw new HttpParseError("the upstream's reply head is too large");
+        if (bytes.length - at > HEAD_LIMIT) throw new BadReplyError("the upstream's reply head is too large");
         this.pending = bytes.subarray(at);
         return out;
       }
@@ -122,13 +123,13 @@ export class ResponseParser {
 
   private body(bytes: Buffer, out: Parsed): void {
     const framing = this.framing;
-    if (this.done) throw new HttpParseError("the upstream sent bytes after its reply");
+    if (this.done) throw new BadReplyError("the upstream sent bytes after its reply");
     if (framing.kind === "close") {
       out.body.push(bytes);
       return;
     }
     if (framing.kind === "length") {
-      if (bytes.length > framing.left) throw new HttpParseError("the upstream sent more than its content-length");
+      if (bytes.length > framing.left) throw new BadReplyError("the upstream sent more than its content-length");
       out.body.push(bytes);
       framing.left -= bytes.length;
       if (framing.left === 0) this.done = out.done = true;
@@ -150,24 +151,24 @@ export class ResponseParser {
       }
       const lineEnd = bytes.indexOf(LF, at);
       if (lineEnd < 0) {
-        if (bytes.length - at > 4096) throw new HttpParseError("the upstream sent a malformed chunk");
+        if (bytes.length - at > 4096) throw new BadReplyError("the upstream sent a malformed chunk");
         this.pending = bytes.slice(at);
         return;
       }
       const line = bytes.toString("latin1", at, lineEnd).replace(/\r$/, "");
       at = lineEnd + 1;
       if (this.chunkState === "data-end") {
-        if (line !== "") throw new HttpParseError("the upstream sent a malformed chunk");
+        if (line !== "") throw new BadReplyError("the upstream sent a malformed chunk");
         this.chunkState = "size";
       } else if (this.chunkState === "size") {
         const size = /^([0-9a-fA-F]{1,12})\s*(?:;.*)?$/.exec(line);
-        if (!size) throw new HttpParseError("the upstream sent a malformed chunk size");
+        if (!size) throw new BadReplyError("the upstream sent a malformed chunk size");
         this.chunkLeft = parseInt(size[1]!, 16);
         this.chunkState = this.chunkLeft === 0 ? "trailers" : "data";
       } else if (line === "") {
         this.done = out.done = true;
       }
     }
-    if (this.done && at < bytes.length) throw new HttpParseError("the upstream sent bytes after its reply");
+    if (this.done && at < bytes.length) throw new BadReplyError("the upstream sent bytes after its reply");
   }
 }
