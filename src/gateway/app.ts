@@ -6,6 +6,7 @@ import { VERSION } from "../shared/version";
 import { apiRoutes } from "./api";
 import { consoleAssets } from "./console-assets";
 import { failure, json } from "./http/envelope";
+import { isTooDeep, TOO_DEEP_MESSAGE } from "./http/too-deep";
 import { relayRoutes, relayServeRoutes } from "./relay";
 
 const OPEN_BEFORE_SETUP = new Set(["/api/status", "/api/setup"]);
@@ -44,6 +45,7 @@ export function createApp(ctx: ServiceContext) {
       }
       if (code === "PARSE") return json(400, failure("request body could not be parsed"));
       if (code === "VALIDATION") return json(400, failure("invalid request"));
+      if (isTooDeep(error)) return json(400, failure(TOO_DEEP_MESSAGE));
       console.error(`[error] ${request.method} ${path}:`, error instanceof Error ? error.message : error);
       return json(500, failure(INTERNAL_ERROR));
     })

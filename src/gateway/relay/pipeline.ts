@@ -1,5 +1,5 @@
 import { InsufficientQuotaError, type Reservation } from "../../service/billing/book";
-import { countTextTokens } from "../../service/billing/estimate";
+import { countParts, countPartsInSlices, countTextTokens, partsLength, type PromptParts } from "../../service/billing/estimate";
 import { priceOf, UnpricedModelError, type Price } from "../../service/billing/pricing";
 import { quotaFor, reservationFor, type Usage } from "../../service/billing/quota";
 import { setChannelStatus } from "../../service/channels/status";
@@ -11,6 +11,7 @@ import {
   estimatePromptTokens,
   generatedText,
   promptFitsIn,
+  promptParts,
   reportedUsage,
   type Endpoint,
 } from "../../service/relay/endpoints";
@@ -141,13 +142,10 @@ function priceFor(s: Omit<CallState, "promptEstimate" | "channelsTried">, group:
 }
 
 /** Holds the call's worst honest cost: the prompt (at least PreConsumedQuota) plus its completion budget. */
-function reserve(s: CallState, price: Price, perCallUnits: number): Reservation | Promise<Reservation> {
+function reserve(s: CallState, price: Price, perCallUnits: number, promptTokens: number): Reservation | Promise<Reservation> {
   const { ctx, caller, req } = s;
   const floor = ctx.options.num("PreConsumedQuota");
-  const estimate = {
-    promptTokens: promptFitsIn(req.raw, floor) ? floor : s.promptEstimate(),
-    maxCompletionTokens: completionBudget(s.endpoint.kind, req.json ?? {}),
-  };
+  const estimate = { promptTokens, maxCompletionTokens: completionBudget(s.endpoint.kind, req.json ?? {}) };
   const amount = reservationFor(price, estimate, floor, ctx.options.num("QuotaPerUnit")) * perCallUnits;
   const token = caller.token ? { id: caller.token.id, unlimited: caller.token.unlimited_quota === 1 } : null;
   try {
@@ -155,6 +153,36 @@ function reserve(s: CallState, price: Price, perCallUnits: number): Reservation 
   } catch (error) {
     return refusedReservation(error);
   }
+}
+
+/** Prompt text up to this many characters is counted on the call's own turn (a few milliseconds at most). */
+const COUNT_AT_ONCE_CHARS = 16 * 1024;
+
+/**
+ * Reserves the call's cost. A small prompt is held at the PreConsumedQuota floor without counting, a mid-sized
+ * one counted at once; a long one is first held at the floor (a caller who cannot pay even that is refused
+ * before any tokenizer runs), then counted in slices that let other requests in, then held at its count.
+ */
+function reserveCall(s: CallState, price: Price, perCallUnits: number, setCount: (tokens: number) => void): Reservation | Promise<Reservation> {
+  const floor = s.ctx.options.num("PreConsumedQuota");
+  if (promptFitsIn(s.req.raw, floor)) return reserve(s, price, perCallUnits, floor);
+  const parts = promptParts(s.endpoint.kind, s.req.json ?? {});
+  if (partsLength(parts) > COUNT_AT_ONCE_CHARS) return reserveLongPrompt(s, price, perCallUnits, parts, setCount);
+  const counted = countParts(s.req.model, parts);
+  setCount(counted);
+  return reserve(s, price, perCallUnits, counted);
+}
+
+async function reserveLongPrompt(s: CallState, price: Price, perCallUnits: number, parts: PromptParts, setCount: (tokens: number) => void) {
+  const minimum = await reserve(s, price, perCallUnits, s.ctx.options.num("PreConsumedQuota"));
+  let counted: number;
+  try {
+    counted = await countPartsInSlices(s.req.model, parts);
+  } finally {
+    s.ctx.relay.book.release(minimum);
+  }
+  setCount(counted);
+  return reserve(s, price, perCallUnits, counted);
 }
 
 function refusedReservation(error: unknown): never {
@@ -205,12 +233,13 @@ export async function runRelay(call: Omit<CallState, "promptEstimate" | "channel
   const groups = pinned ? [caller.group] : routeGroups(ctx, caller.user, caller.group).filter((g) => routes.hasRoute(g, req.model));
   let counted: number | undefined;
   const promptEstimate = () => (counted ??= estimatePromptTokens(call.endpoint.kind, req.model, req.json ?? {}));
+  const setCount = (tokens: number) => (counted = tokens);
   const { endpoint, requestId, ip, startedAt } = call;
   const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, promptEstimate, channelsTried: [] };
   if (groups.length === 0) throw finalFailure(undefined, s, caller.group);
   const price = priceFor(call, groups[0]!);
   const perCallUnits = price.kind === "per-call" ? Math.max(1, Number(req.json?.n) || 1) : 1;
-  const held = reserve(s, price, perCallUnits);
+  const held = reserveCall(s, price, perCallUnits, setCount);
   const reservation = held instanceof Promise ? await held : held;
   let delivered = false;
   try {

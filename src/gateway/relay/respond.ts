@@ -1,5 +1,6 @@
 import { RelayError } from "../../service/relay/errors";
 import { ServiceError } from "../../service/errors";
+import { isTooDeep, TOO_DEEP_MESSAGE } from "../http/too-deep";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
@@ -13,6 +14,11 @@ export function relayErrorResponse(error: unknown, requestId: string): Response 
   if (error instanceof RelayError) {
     ({ status, message, type, code } = error);
     if (error.retryAfter !== undefined) headers["retry-after"] = String(error.retryAfter);
+  } else if (isTooDeep(error)) {
+    status = 400;
+    message = TOO_DEEP_MESSAGE;
+    type = "invalid_request_error";
+    code = "invalid_request";
   } else if (error instanceof ServiceError) {
     status = error.status === 200 ? 400 : error.status;
     message = error.message;

@@ -4,6 +4,7 @@
  * loaded on first use, not at server start; `loadTokenizers` lets a server warm them when idle.
  */
 import type * as Encoding from "gpt-tokenizer/encoding/o200k_base";
+import { countInSlices, countNow } from "./token-count";
 
 type EncodingName = "o200k_base" | "cl100k_base";
 
@@ -33,13 +34,31 @@ export function encodingFor(model: string): EncodingName {
   return "o200k_base";
 }
 
-/** User text may contain "<|endoftext|>" and the like: count it as plain text, as the API does. */
-const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
-export function countTextTokens(model: string, text: string): number {
-  if (!text) return 0;
-  return encoding(encodingFor(model)).countTokens(text, AS_PLAIN_TEXT);
+/** The texts of a prompt still to count, and the tokens it costs beyond them (framing, media parts). */
+export interface PromptParts {
+  texts: string[];
+  fixed: number;
 }
+
+const encoderFor = (model: string) => encoding(encodingFor(model));
+
+/** Tokens of one text, in bounded work (see token-count.ts). */
+export function countTextTokens(model: string, text: string): number {
+  return text ? countNow(encoderFor(model), [text]) : 0;
+}
+
+/** Tokens of gathered prompt parts, counted now in bounded work. */
+export function countParts(model: string, parts: PromptParts): number {
+  return parts.fixed + countNow(encoderFor(model), parts.texts);
+}
+
+/** The same count in slices of a few milliseconds, for prompts too long to count on one turn of the event loop. */
+export async function countPartsInSlices(model: string, parts: PromptParts): Promise<number> {
+  return parts.fixed + (await countInSlices(encoderFor(model), parts.texts));
+}
+
+/** Characters of text in gathered prompt parts. */
+export const partsLength = (parts: PromptParts) => parts.texts.reduce((sum, text) => sum + text.length, 0);
 
 /** OpenAI chat framing (compat §5.2): per message, per `name`, per tool, and the reply priming. */
 export const TOKENS_PER_MESSAGE = 3;
@@ -56,38 +75,24 @@ export const IMAGE_TOKENS = 520;
 export const AUDIO_TOKENS = 256;
 export const FILE_TOKENS = 4096;
 
-function partTokens(model: string, part: any): number {
-  if (typeof part === "string") return countTextTokens(model, part);
-  if (typeof part?.text === "string") return countTextTokens(model, part.text);
-  switch (part?.type) {
-    case "image_url":
-    case "input_image":
-      return (part.image_url?.detail ?? part.detail) === "low" ? IMAGE_LOW_DETAIL_TOKENS : IMAGE_TOKENS;
-    case "input_audio":
-      return AUDIO_TOKENS;
-    case "refusal":
-      return countTextTokens(model, String(part.refusal ?? ""));
-    default:
-      return FILE_TOKENS;
-  }
+function addPart(parts: PromptParts, part: any): void {
+  if (typeof part === "string") parts.texts.push(part);
+  else if (typeof part?.text === "string") parts.texts.push(part.text);
+  else if (part?.type === "image_url" || part?.type === "input_image") {
+    parts.fixed += (part.image_url?.detail ?? part.detail) === "low" ? IMAGE_LOW_DETAIL_TOKENS : IMAGE_TOKENS;
+  } else if (part?.type === "input_audio") parts.fixed += AUDIO_TOKENS;
+  else if (part?.type === "refusal") parts.texts.push(String(part.refusal ?? ""));
+  else parts.fixed += FILE_TOKENS;
 }
 
-function contentTokens(model: string, content: unknown): number {
-  if (typeof content === "string") return countTextTokens(model, content);
-  if (!Array.isArray(content)) return 0;
-  let tokens = 0;
-  for (const part of content) tokens += partTokens(model, part);
-  return tokens;
+function addContent(parts: PromptParts, content: unknown): void {
+  if (typeof content === "string") parts.texts.push(content);
+  else if (Array.isArray(content)) for (const part of content) addPart(parts, part);
 }
 
-function toolCallTokens(model: string, calls: unknown): number {
-  if (!Array.isArray(calls)) return 0;
-  let tokens = 0;
-  for (const call of calls) {
-    tokens += countTextTokens(model, String(call?.function?.name ?? ""));
-    tokens += countTextTokens(model, String(call?.function?.arguments ?? ""));
-  }
-  return tokens;
+function addToolCalls(parts: PromptParts, calls: unknown): void {
+  if (!Array.isArray(calls)) return;
+  for (const call of calls) parts.texts.push(String(call?.function?.name ?? ""), String(call?.function?.arguments ?? ""));
 }
 
 /**
@@ -95,33 +100,43 @@ function toolCallTokens(model: string, calls: unknown): number {
  * 3 per message, 3 per name, 8 per tool with its name, description and parameter schema, and 3 for the
  * reply priming. Roles are not counted, as in the dialect we are compatible with.
  */
-export function estimateChatPromptTokens(model: string, messages: readonly any[], tools?: readonly any[]): number {
-  let tokens = REPLY_PRIMING_TOKENS;
+export function chatPromptParts(messages: readonly any[], tools?: readonly any[]): PromptParts {
+  const parts: PromptParts = { texts: [], fixed: REPLY_PRIMING_TOKENS };
   for (const message of messages) {
-    tokens += TOKENS_PER_MESSAGE + contentTokens(model, message?.content) + toolCallTokens(model, message?.tool_calls);
-    if (typeof message?.name === "string" && message.name) tokens += TOKENS_PER_NAME + countTextTokens(model, message.name);
+    parts.fixed += TOKENS_PER_MESSAGE;
+    addContent(parts, message?.content);
+    addToolCalls(parts, message?.tool_calls);
+    if (typeof message?.name === "string" && message.name) {
+      parts.fixed += TOKENS_PER_NAME;
+      parts.texts.push(message.name);
+    }
   }
   for (const tool of Array.isArray(tools) ? tools : []) {
     const fn = tool?.function ?? tool;
-    tokens += TOKENS_PER_TOOL + countTextTokens(model, String(fn?.name ?? "")) + countTextTokens(model, String(fn?.description ?? ""));
-    if (fn?.parameters !== undefined) tokens += countTextTokens(model, JSON.stringify(fn.parameters));
+    parts.fixed += TOKENS_PER_TOOL;
+    parts.texts.push(String(fn?.name ?? ""), String(fn?.description ?? ""));
+    if (fn?.parameters !== undefined) parts.texts.push(JSON.stringify(fn.parameters));
   }
-  return tokens;
+  return parts;
 }
+
+export const estimateChatPromptTokens = (model: string, messages: readonly any[], tools?: readonly any[]) =>
+  countParts(model, chatPromptParts(messages, tools));
 
 /**
  * Tokens of an embeddings / completions / moderations input: a string, a list of strings, a token array
  * (its length) or a list of token arrays. An object counts its `text`, else its JSON text.
  */
-export function estimateInputTokens(model: string, input: unknown): number {
-  if (typeof input === "string") return countTextTokens(model, input);
-  if (Array.isArray(input)) {
-    if (input.every((x) => typeof x === "number")) return input.length;
-    let tokens = 0;
-    for (const item of input) tokens += estimateInputTokens(model, item);
-    return tokens;
+export function inputParts(input: unknown, parts: PromptParts = { texts: [], fixed: 0 }): PromptParts {
+  if (typeof input === "string") parts.texts.push(input);
+  else if (Array.isArray(input)) {
+    if (input.every((x) => typeof x === "number")) parts.fixed += input.length;
+    else for (const item of input) inputParts(item, parts);
+  } else if (input !== undefined && input !== null) {
+    const text = (input as { text?: unknown }).text;
+    parts.texts.push(typeof text === "string" ? text : JSON.stringify(input));
   }
-  if (input === undefined || input === null) return 0;
-  const text = (input as { text?: unknown }).text;
-  return countTextTokens(model, typeof text === "string" ? text : JSON.stringify(input));
+  return parts;
 }
+
+export const estimateInputTokens = (model: string, input: unknown) => countParts(model, inputParts(input));

@@ -1,4 +1,4 @@
-import { countTextTokens, estimateChatPromptTokens, estimateInputTokens } from "../billing/estimate";
+import { chatPromptParts, countParts, inputParts, type PromptParts } from "../billing/estimate";
 import type { Usage } from "../billing/quota";
 
 export type EndpointKind =
@@ -50,26 +50,29 @@ export function completionBudget(kind: EndpointKind, body: Body): number {
   return 0;
 }
 
-/** The prompt's size in tokens, counted with a real tokenizer (compat §5.2 framing for chat). */
-export function estimatePromptTokens(kind: EndpointKind, model: string, body: Body): number {
+/** What a prompt's token estimate counts: its texts and its fixed costs (compat §5.2 framing for chat). */
+export function promptParts(kind: EndpointKind, body: Body): PromptParts {
   switch (kind) {
     case "chat":
-      return estimateChatPromptTokens(model, Array.isArray(body.messages) ? body.messages : [], body.tools);
+      return chatPromptParts(Array.isArray(body.messages) ? body.messages : [], body.tools);
     case "completions":
-      return estimateInputTokens(model, body.prompt ?? "");
+      return inputParts(body.prompt ?? "");
     case "responses":
-      return estimateInputTokens(model, typeof body.input === "string" ? body.input : JSON.stringify(body.input ?? ""));
+      return inputParts(typeof body.input === "string" ? body.input : JSON.stringify(body.input ?? ""));
     case "embeddings":
     case "moderations":
-      return estimateInputTokens(model, body.input ?? "");
+      return inputParts(body.input ?? "");
     case "speech":
-      return countTextTokens(model, String(body.input ?? ""));
+      return inputParts(String(body.input ?? ""));
     case "rerank":
-      return estimateInputTokens(model, [String(body.query ?? ""), ...(Array.isArray(body.documents) ? body.documents.map(String) : [])]);
+      return inputParts([String(body.query ?? ""), ...(Array.isArray(body.documents) ? body.documents.map(String) : [])]);
     default:
-      return 0;
+      return { texts: [], fixed: 0 };
   }
 }
+
+/** The prompt's size in tokens, counted with a real tokenizer in bounded work. */
+export const estimatePromptTokens = (kind: EndpointKind, model: string, body: Body) => countParts(model, promptParts(kind, body));
 
 const MEDIA_PART = /"(image_url|input_image|input_audio|input_file|file|image)"/;
 
