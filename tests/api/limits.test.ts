@@ -110,6 +110,19 @@ describe.each(DIALECTS)("limits and error envelopes on %s", (dialect) => {
     });
   });
 
+  describe("each action has a window of its own (default limits)", () => {
+    const s = useTestServer(dialect, { TRUST_PROXY: "1", CRITICAL_RATE_LIMIT: "" });
+
+    test("a user who reveals 25 keys can still sign in from the same address", async () => {
+      const user = await s.newUser();
+      const from = newAddress();
+      const created = await user.post("/api/token/", { name: "many", remain_quota: 1 });
+      const id = created.body.data.ids[0];
+      for (let i = 0; i < 25; i++) expect((await user.post(`/api/token/${id}/key`, {}, from)).body.success).toBe(true);
+      expect((await s.client().post("/api/user/login", { username: user.username, password: "password123" }, from)).body.success).toBe(true);
+    });
+  });
+
   describe("X-Forwarded-For without TRUST_PROXY", () => {
     const s = useTestServer(dialect, { CRITICAL_RATE_LIMIT: "3" });
 

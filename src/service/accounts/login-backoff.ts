@@ -9,10 +9,11 @@ import { refuse } from "../errors";
  *
  * So that others' guesses cannot keep the owner out, an address the account signed in from within a
  * session's lifetime is exempt from the account's wait: its attempts are counted on their own, per account
- * and address, with the same rule. An unknown name is counted by name, so it behaves like an existing one.
+ * and address, with the same rule, and a success there clears only that count (the others' guesses stay
+ * held back). An unknown name is counted by name, so it behaves like an existing one.
  */
 export interface SignInAttempt {
-  /** Call after the password proved right: clears the counts and remembers the address. */
+  /** Call after the password proved right: clears the count the attempt was made on and remembers the address. */
   succeeded(): Promise<void>;
 }
 
@@ -33,7 +34,7 @@ export async function beginSignInAttempt(ctx: ServiceContext, userId: number | u
   if (wait > 0) refuse(tooManyFailures(wait), 429);
   return {
     async succeeded() {
-      await failures.clear([account, fromAddress]);
+      await failures.clear([counted]);
       await failures.mark(known, ctx.config.sessionTtlSeconds);
     },
   };
