@@ -77,14 +77,21 @@ describe.each(DIALECTS)("the client address behind proxies on %s", (dialect) => 
     });
     afterAll(() => r.stop());
 
-    test("a forged left part is not what the log row records", async () => {
-      const reply = await fetch(`${r.s.url}/v1/chat/completions`, {
+    const chatFrom = (forwardedFor: string) =>
+      fetch(`${r.s.url}/v1/chat/completions`, {
         method: "POST",
-        headers: { authorization: `Bearer ${r.key}`, "content-type": "application/json", "x-forwarded-for": "203.0.113.66, 198.51.100.40" },
+        headers: { authorization: `Bearer ${r.key}`, "content-type": "application/json", "x-forwarded-for": forwardedFor },
         body: JSON.stringify({ model: "test-chat", messages: [{ role: "user", content: "hi" }] }),
       });
-      expect(reply.status).toBe(200);
+
+    test("a forged left part is not what the log row records", async () => {
+      expect((await chatFrom("203.0.113.66, 198.51.100.40")).status).toBe(200);
       expect((await r.consumeLogs()).at(-1)).toMatchObject({ ip: "198.51.100.40" });
+    });
+
+    test("an entry there that is not an IP address is not believed: the socket's address stands", async () => {
+      expect((await chatFrom("203.0.113.66, not-an-address")).status).toBe(200);
+      expect((await r.consumeLogs()).at(-1)).toMatchObject({ ip: "127.0.0.1" });
     });
   });
 });
