@@ -6,6 +6,7 @@ import { VERSION } from "../shared/version";
 import { apiRoutes } from "./api";
 import { consoleAssets } from "./console-assets";
 import { failure, json } from "./http/envelope";
+import { securityHeaders } from "./http/security-headers";
 import { isTooDeep, TOO_DEEP_MESSAGE } from "./http/too-deep";
 import { relayRoutes, relayServeRoutes } from "./relay";
 
@@ -26,7 +27,7 @@ export function createApp(ctx: ServiceContext) {
   // Bun's development mode (Elysia's default unless NODE_ENV=production at run time) would answer an
   // uncaught error with a page showing its stack.
   return new Elysia({ serve: { development: false, maxRequestBodySize: ctx.config.maxBodyBytes, routes: relayServeRoutes(ctx) } })
-    .headers({ "x-tollgate-version": VERSION, "cache-control": "no-store" })
+    .headers({ "x-tollgate-version": VERSION, "cache-control": "no-store", ...securityHeaders(ctx.config.frameAncestors) })
     .onRequest(({ request }) => {
       if (knownSetUp(ctx)) return;
       const path = pathOf(request);
@@ -51,7 +52,7 @@ export function createApp(ctx: ServiceContext) {
     })
     .use(apiRoutes(ctx))
     .use(relayRoutes(ctx))
-    .use(consoleAssets());
+    .use(consoleAssets(ctx.config.frameAncestors));
 }
 
 export type App = ReturnType<typeof createApp>;

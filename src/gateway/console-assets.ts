@@ -1,4 +1,5 @@
 import { Elysia, NotFoundError } from "elysia";
+import { frameAncestorsDirective } from "./http/security-headers";
 
 type Manifest = Record<string, string>;
 
@@ -15,7 +16,7 @@ async function loadManifest(): Promise<Manifest | undefined> {
 const manifest = await loadManifest();
 
 /** Admin-written texts are sanitized in the browser as well; this is the second fence. */
-const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY_BASE = [
   "default-src 'self'",
   "script-src 'self' https://challenges.cloudflare.com",
   "style-src 'self' 'unsafe-inline'",
@@ -24,12 +25,12 @@ const CONTENT_SECURITY_POLICY = [
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",
-].join("; ");
+];
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Tollgate</title>
 <p>The console is not built. Run <code>bun run build:console</code> (or start with <code>bun run start</code>), then reload.</p>`;
 
-function fileResponse(path: string): Response | undefined {
+function fileResponse(path: string, contentSecurityPolicy: string): Response | undefined {
   const location = manifest?.[path];
   if (!location) return undefined;
   const file = Bun.file(location);
@@ -37,7 +38,7 @@ function fileResponse(path: string): Response | undefined {
     "content-type": file.type,
     "cache-control": path.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache",
   };
-  if (path === "/index.html") headers["content-security-policy"] = CONTENT_SECURITY_POLICY;
+  if (path === "/index.html") headers["content-security-policy"] = contentSecurityPolicy;
   return new Response(file, { headers });
 }
 
@@ -47,12 +48,14 @@ const looksLikeFile = (path: string) => /\.[a-z0-9]+$/i.test(path);
  * The embedded console: hashed /assets/* cached for good, other files revalidated, and index.html for every
  * client route. Unknown /api, /v1 and /pg paths keep their own JSON 404.
  */
-export const consoleAssets = () =>
-  new Elysia().get("/*", ({ path }) => {
+export const consoleAssets = (frameAncestors: string[]) => {
+  const policy = [...CONTENT_SECURITY_POLICY_BASE, frameAncestorsDirective(frameAncestors)].join("; ");
+  return new Elysia().get("/*", ({ path }) => {
     if (/^\/(api|v1|pg)(\/|$)/.test(path)) throw new NotFoundError();
-    const file = fileResponse(path);
+    const file = fileResponse(path, policy);
     if (file) return file;
     if (looksLikeFile(path)) throw new NotFoundError();
     if (!manifest) return new Response(NOT_BUILT, { status: 503, headers: { "content-type": "text/html; charset=utf-8" } });
-    return fileResponse("/index.html");
+    return fileResponse("/index.html", policy);
   });
+};

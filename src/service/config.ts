@@ -1,5 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { optionalInt } from "./env-int";
+import { parseFrameAncestors } from "./frame-ancestors";
+import { parseLoginBackoff, parseRateLimits, type LimitedAction, type LoginBackoff, type Window } from "./limits/settings";
+import { parseProxyTrust, type ProxyTrust } from "./proxy-trust";
 
 export interface Config {
   port: number;
@@ -9,15 +13,18 @@ export interface Config {
   /** Empty means generate once and keep in the database. */
   sessionSecret: string;
   initialRootPassword: string;
-  /** Requests allowed per window per IP on login, register and setup. */
-  criticalRateLimit: number;
-  criticalRateWindowSeconds: number;
+  /** Requests allowed per window per client address, for each limited action. */
+  rateLimits: Record<LimitedAction, Window>;
+  /** Waits after repeated failed sign-ins of one account. */
+  loginBackoff: LoginBackoff;
   /** Upper bound of a management (/api) request body. */
   apiBodyLimitBytes: number;
   /** Upper bound of any request body (relay uploads included). */
   maxBodyBytes: number;
-  /** Honour X-Forwarded-For for the client address (only behind a trusted proxy). */
-  trustProxy: boolean;
+  /** Which proxies may name the client in X-Forwarded-For (TRUST_PROXY, TRUSTED_PROXIES). */
+  trustProxy: ProxyTrust;
+  /** Origins allowed to frame the console; empty: none. */
+  frameAncestors: string[];
   sessionTtlSeconds: number;
   /** How often settled charges and log rows are written, in one transaction. */
   billingFlushMs: number;
@@ -43,12 +50,7 @@ export function loadDotEnv(path = ".env", env: Record<string, string | undefined
   }
 }
 
-function int(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
-  return n;
-}
+const int = (value: string | undefined, fallback: number, name: string): number => optionalInt(value, name) ?? fallback;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const sessionSecret = env.SESSION_SECRET ?? "";
@@ -61,11 +63,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: env.REDIS_CONN_STRING ?? "",
     sessionSecret,
     initialRootPassword: env.INITIAL_ROOT_PASSWORD ?? "",
-    criticalRateLimit: int(env.CRITICAL_RATE_LIMIT, 20, "CRITICAL_RATE_LIMIT"),
-    criticalRateWindowSeconds: int(env.CRITICAL_RATE_LIMIT_DURATION, 1200, "CRITICAL_RATE_LIMIT_DURATION"),
+    rateLimits: parseRateLimits(env),
+    loginBackoff: parseLoginBackoff(env),
     apiBodyLimitBytes: int(env.API_BODY_LIMIT_KB, 1024, "API_BODY_LIMIT_KB") * 1024,
     maxBodyBytes: int(env.MAX_REQUEST_BODY_MB, 128, "MAX_REQUEST_BODY_MB") * 1024 * 1024,
-    trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
+    trustProxy: parseProxyTrust(env.TRUST_PROXY, env.TRUSTED_PROXIES),
+    frameAncestors: parseFrameAncestors(env.CONSOLE_FRAME_ANCESTORS),
     sessionTtlSeconds: int(env.SESSION_TTL_SECONDS, 2592000, "SESSION_TTL_SECONDS"),
     billingFlushMs: int(env.BILLING_FLUSH_MS, 50, "BILLING_FLUSH_MS") || 50,
     billingJournalDir: env.BILLING_JOURNAL_DIR || (sqlitePath === ":memory:" ? "" : join(dirname(sqlitePath), "billing-journal")),

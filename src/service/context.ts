@@ -1,13 +1,15 @@
 import { connect, type Db } from "../db/connect";
 import { insertIfAbsent } from "../db/queries/key-value";
 import { migrate } from "../db/migrations";
+import { RedisClient } from "bun";
 import { ChangeBus } from "./changes";
 import { openRelayState, type RelayState } from "./relay/state";
 import type { Config } from "./config";
 import { syncThroughDatabase, syncThroughRedis } from "./change-sync";
 import { keyedHash, randomAlphanumeric } from "./crypto";
 import { OptionStore } from "./options/store";
-import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "./rate-limit";
+import { AddressLimits } from "./limits/address-limits";
+import { MemorySignInFailures, RedisSignInFailures, type SignInFailures } from "./limits/sign-in-failures";
 import { CachedSessionStore } from "./sessions/cached-store";
 import { DbSessionStore } from "./sessions/db-store";
 import { RedisSessionStore } from "./sessions/redis-store";
@@ -26,8 +28,10 @@ export interface ServiceContext {
   readonly users: UserDirectory;
   /** Key of the HMACs that store sessions and access tokens. */
   readonly secret: string;
-  /** Limits login, register and setup per client address. */
-  readonly criticalLimiter: RateLimiter;
+  /** Limits sign-in, registration, redemption, key reveal and payment per client address, each on its own. */
+  readonly addressLimits: AddressLimits;
+  /** The sign-in backoff's counts per account. */
+  readonly signInFailures: SignInFailures;
   readonly startedAt: number;
   /** The relay's in-memory state: routing table, token cache and balance book. */
   readonly relay: RelayState;
@@ -46,18 +50,19 @@ export async function openServiceContext(config: Config, db: Db = connect({ dsn:
   const options = new OptionStore(db, changes);
   await options.load();
   const secret = await resolveSecret(db, config.sessionSecret);
-  const sync = config.redisUrl
-    ? await syncThroughRedis(config.redisUrl, changes, keyedHash(secret, "redis-namespace").slice(0, 16))
-    : await syncThroughDatabase(db, changes);
+  const namespace = keyedHash(secret, "redis-namespace").slice(0, 16);
+  const sync = config.redisUrl ? await syncThroughRedis(config.redisUrl, changes, namespace) : await syncThroughDatabase(db, changes);
   const sessions: SessionStore = new CachedSessionStore(
     config.redisUrl
       ? new RedisSessionStore(config.redisUrl, secret, config.sessionTtlSeconds)
       : new DbSessionStore(db, secret, config.sessionTtlSeconds),
   );
-  const { criticalRateLimit: limit, criticalRateWindowSeconds: window } = config;
-  const criticalLimiter: RateLimiter = config.redisUrl
-    ? new RedisRateLimiter(config.redisUrl, limit, window)
-    : new MemoryRateLimiter(limit, window);
+  const limitsRedis = config.redisUrl ? new RedisClient(config.redisUrl) : undefined;
+  const limitsPrefix = `tollgate:${namespace}:`;
+  const addressLimits = new AddressLimits(config.rateLimits, limitsRedis && { client: limitsRedis, prefix: limitsPrefix });
+  const signInFailures: SignInFailures = limitsRedis
+    ? new RedisSignInFailures(limitsRedis, `${limitsPrefix}sign-in:`, config.loginBackoff)
+    : new MemorySignInFailures(config.loginBackoff);
   const databaseId = await insertIfAbsent(db, "internals", "database_id", randomAlphanumeric(16));
   const relay = openRelayState(db, changes, config, databaseId);
   await relay.ready;
@@ -71,13 +76,16 @@ export async function openServiceContext(config: Config, db: Db = connect({ dsn:
     changes,
     users: new UserDirectory(db, changes),
     secret,
-    criticalLimiter,
+    addressLimits,
+    signInFailures,
     startedAt: Math.floor(Date.now() / 1000),
     relay,
     async close() {
       await relay.close();
       await sync.close();
-      criticalLimiter.close();
+      addressLimits.close();
+      signInFailures.close();
+      limitsRedis?.close();
       await sessions.close();
       await db.close();
     },

@@ -44,14 +44,17 @@ export class MemoryRateLimiter implements RateLimiter {
 /** The same window shared by every instance, kept in a Redis sorted set per key. */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: RedisClient;
+  private readonly ownsClient: boolean;
 
+  /** `redis`: a URL to connect to, or a client shared with others (then left open by close()). */
   constructor(
-    url: string,
+    redis: string | RedisClient,
     private readonly limit: number,
     private readonly windowSeconds: number,
     private readonly prefix = "tollgate:rate:",
   ) {
-    this.redis = new RedisClient(url);
+    this.ownsClient = typeof redis === "string";
+    this.redis = typeof redis === "string" ? new RedisClient(redis) : redis;
   }
 
   async hit(key: string): Promise<boolean> {
@@ -69,6 +72,6 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   close(): void {
-    this.redis.close();
+    if (this.ownsClient) this.redis.close();
   }
 }

@@ -339,7 +339,7 @@ describe.each(DIALECTS)("redemption codes on %s", (dialect) => {
 });
 
 describe.each(DIALECTS)("redemption rate limit on %s", (dialect) => {
-  /** CRITICAL_RATE_LIMIT=3 per address: root's sign-in and the user's registration and sign-in use 127.0.0.1's. */
+  /** CRITICAL_RATE_LIMIT=3 per address and action (each action its own window). */
   const s = useTestServer(dialect, { CRITICAL_RATE_LIMIT: "3", TRUST_PROXY: "1" });
 
   test("POST /api/user/topup is rate-limited per client address: 429 'too many requests, please try again later'", async () => {

@@ -93,15 +93,22 @@ describe("sign-in", () => {
     for (const key of ["GitHubOAuthEnabled", "TurnstileCheckEnabled"]) await ui.session.root.put("/api/option/", { key, value: "false" });
   });
 
-  test("signing out clears the local user record", async () => {
+  test("signing out asks POST /api/user/logout, which ends the session, and clears the local user record", async () => {
     const page = await ui.session.page();
     await signIn(page, "root", ROOT_PASSWORD);
+    const session = (await page.context().cookies()).find((cookie) => cookie.name === "session")!.value;
+    const userId = String(await page.evaluate(() => JSON.parse(localStorage.getItem("user")!).id));
+    const self = () => fetch(new URL("/api/user/self", page.url()), { headers: { cookie: `session=${session}`, "new-api-user": userId } });
+    expect((await self()).status).toBe(200);
     // The menu opens on focus: a re-render of the page still loading could take it away before the click.
     await page.waitForLoadState("networkidle");
     await page.click("[data-testid=user-menu]");
+    const signedOut = page.waitForResponse((r) => r.url().endsWith("/api/user/logout") && r.request().method() === "POST");
     await page.click("[data-testid=logout]");
+    expect((await (await signedOut).json()).success).toBe(true);
     await page.waitForURL("**/login");
     expect(await page.evaluate(() => localStorage.getItem("user"))).toBeNull();
+    expect((await self()).status).toBe(401);
   });
 });
 

@@ -21,13 +21,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** The configuration of a test over `database`: a root password and generous rate limits unless `env` says otherwise. */
+/** The configuration of a test over `database`: a root password, generous rate limits and no sign-in backoff unless `env` says otherwise. */
 export function testConfig(database: TestDatabase, env: Record<string, string> = {}) {
   return loadConfig({
     SQL_DSN: database.dsn,
     SQLITE_PATH: database.sqlitePath,
     INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
     CRITICAL_RATE_LIMIT: "100000",
+    LOGIN_BACKOFF_AFTER: "0",
     ...env,
   });
 }

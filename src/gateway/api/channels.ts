@@ -16,7 +16,7 @@ import type { Input } from "../../service/input";
 import { Role } from "../../shared/constants";
 import { ok } from "../http/envelope";
 import { authenticate } from "./auth";
-import { limitCritical } from "./rate-limit";
+import { limitPerAddress } from "./rate-limit";
 import { bodyOf, pagingOf } from "./request";
 
 type Query = Record<string, string | undefined>;
@@ -73,7 +73,7 @@ export const channelRoutes = (ctx: ServiceContext) => {
       return ok(await copyChannel(ctx, await admin(request), params.id, options), "channel copied");
     })
     .post("/api/channel/:id/key", async ({ request, params, server }) => {
-      await limitCritical(ctx, request, server);
+      await limitPerAddress(ctx, "keyReveal", request, server);
       const { user } = await authenticate(ctx, request, Role.Root);
       return ok(await revealChannelKey(ctx, user, params.id));
     });

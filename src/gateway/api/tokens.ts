@@ -8,7 +8,7 @@ import { revealKey, revealKeys } from "../../service/tokens/reveal";
 import { updateToken } from "../../service/tokens/update";
 import { ok } from "../http/envelope";
 import { authenticate } from "./auth";
-import { limitCritical } from "./rate-limit";
+import { limitPerAddress } from "./rate-limit";
 import { bodyOf, pagingOf } from "./request";
 
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
@@ -42,12 +42,12 @@ export const tokenRoutes = (ctx: ServiceContext) => {
     })
     .post("/api/token/:id/key", async ({ request, params, server }) => {
       const user = await owner(request);
-      await limitCritical(ctx, request, server);
+      await limitPerAddress(ctx, "keyReveal", request, server);
       return ok({ key: await revealKey(ctx, user, params.id) });
     })
     .post("/api/token/batch/keys", async ({ request, server }) => {
       const user = await owner(request);
-      await limitCritical(ctx, request, server);
+      await limitPerAddress(ctx, "keyReveal", request, server);
       return ok({ keys: await revealKeys(ctx, user, await bodyOf(ctx, request)) });
     });
 };

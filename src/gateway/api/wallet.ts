@@ -7,7 +7,7 @@ import { topUpPrice } from "../../service/wallet/quote";
 import { readBodyLimited } from "../http/body";
 import { ok } from "../http/envelope";
 import { authenticate } from "./auth";
-import { limitCritical } from "./rate-limit";
+import { limitPerAddress } from "./rate-limit";
 import { bodyOf } from "./request";
 
 /** The notice's parameters: the query string, and for a POST the form body over it. */
@@ -24,7 +24,7 @@ export const walletRoutes = (ctx: ServiceContext) => {
   return new Elysia()
     .post("/api/user/topup", async ({ request, server }) => {
       const { user } = await authenticate(ctx, request);
-      await limitCritical(ctx, request, server);
+      await limitPerAddress(ctx, "redeem", request, server);
       return ok(await redeemCode(ctx, user, await bodyOf(ctx, request)));
     })
     .post("/api/user/amount", async ({ request }) => {
@@ -33,7 +33,7 @@ export const walletRoutes = (ctx: ServiceContext) => {
     })
     .post("/api/user/pay", async ({ request, server }) => {
       const { user } = await authenticate(ctx, request);
-      await limitCritical(ctx, request, server);
+      await limitPerAddress(ctx, "pay", request, server);
       const { url, fields } = await createEpayOrder(ctx, user, await bodyOf(ctx, request));
       return { ...ok(fields, "success"), url };
     })

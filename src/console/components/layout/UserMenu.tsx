@@ -22,7 +22,7 @@ export function UserMenu() {
     );
   }
   const logout = async () => {
-    await api.get("/api/user/logout", { quiet: true });
+    await api.post("/api/user/logout", {}, { quiet: true });
     forgetUser();
     navigate("/login");
   };
