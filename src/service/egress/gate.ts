@@ -1,0 +1,82 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import type { OptionStore } from "../options/store";
+import { AddressPolicy } from "./address-policy";
+import { normalizeAllowList } from "./allow-list";
+
+/** The addresses of a host name, IPv4 first (a local service often listens on 127.0.0.1 alone). */
+const resolve = async (hostname: string) =>
+  (await lookup(hostname, { all: true })).sort((a, b) => a.family - b.family).map((a) => a.address);
+
+/** A call the upstream address policy refuses; its message names the address (or name) and why. */
+export class RefusedAddressError extends Error {}
+
+/**
+ * The upstream address policy applied at connect time: a host name is resolved once, each address checked, and
+ * the caller connects to the address returned (never to the name again, so a second answer from DNS cannot
+ * move the call elsewhere).
+ */
+export class UpstreamGate {
+  constructor(readonly policy: AddressPolicy) {}
+
+  /** The address to connect to for `hostname` (the first allowed one, IPv4 first), or a RefusedAddressError. */
+  async addressOf(hostname: string): Promise<string> {
+    this.checkName(hostname);
+    const addresses = isIP(hostname) ? [hostname] : await resolve(hostname);
+    const allowed = addresses.find((address) => this.policy.refusal(hostname, address) === null);
+    if (allowed === undefined) throw this.refusedAmong(hostname, addresses);
+    return allowed;
+  }
+
+  /**
+   * For a call an HTTP proxy makes (the proxy resolves the name and connects; it is root's choice, set in the
+   * environment): the name is checked, and every address it resolves to here, if it resolves here at all.
+   */
+  async checkProxied(hostname: string): Promise<void> {
+    this.checkName(hostname);
+    const addresses = isIP(hostname) ? [hostname] : await resolve(hostname).catch(() => []);
+    if (addresses.some((address) => this.policy.refusal(hostname, address) !== null)) throw this.refusedAmong(hostname, addresses);
+  }
+
+  private refusedAmong(hostname: string, addresses: string[]): RefusedAddressError {
+    const refusal = addresses.map((address) => this.policy.refusal(hostname, address)).find((r) => r !== null);
+    return new RefusedAddressError(refusal ?? `upstream host ${hostname} has no address`);
+  }
+
+  private checkName(hostname: string): void {
+    const refusal = this.policy.nameRefusal(hostname);
+    if (refusal) throw new RefusedAddressError(refusal);
+  }
+}
+
+const ENV_NAME = "UPSTREAM_ALLOW_PRIVATE";
+
+/**
+ * Private destinations the process's environment allows (UPSTREAM_ALLOW_PRIVATE, same syntax as the option),
+ * added to root's list: read once at start, and wrong entries stop the start.
+ */
+const processAllowance: readonly string[] = normalizeAllowList(
+  process.env[ENV_NAME] ?? "",
+  (entry) => new Error(`${ENV_NAME}: "${entry}" is not an IP address, a CIDR range or a host name`),
+);
+
+/** The gate of the environment's allowance alone (callers that have no site options). */
+export const processGate = new UpstreamGate(new AddressPolicy({ allowed: processAllowance, allowLinkLocal: false }));
+
+const gates = new WeakMap<OptionStore, { ranges: string; linkLocal: boolean; gate: UpstreamGate }>();
+
+/**
+ * The gate of the site's current options (UpstreamAllowedPrivateRanges, UpstreamAllowLinkLocal) and the
+ * environment's allowance. The same object while the options stay the same: connections pooled under an
+ * earlier gate are not reused after a change.
+ */
+export function upstreamGate(options: OptionStore): UpstreamGate {
+  const ranges = options.raw("UpstreamAllowedPrivateRanges");
+  const linkLocal = options.bool("UpstreamAllowLinkLocal");
+  const kept = gates.get(options);
+  if (kept && kept.ranges === ranges && kept.linkLocal === linkLocal) return kept.gate;
+  const allowed = [...processAllowance, ...ranges.split(",").filter(Boolean)];
+  const gate = new UpstreamGate(new AddressPolicy({ allowed, allowLinkLocal: linkLocal }));
+  gates.set(options, { ranges, linkLocal, gate });
+  return gate;
+}

@@ -1,0 +1,24 @@
+import { isIP } from "node:net";
+import type { UpstreamGate } from "./gate";
+import { viaProxy } from "./proxy";
+
+/**
+ * `fetch` under the upstream address policy. A direct call goes to the address the gate checked: the URL names
+ * that address, the Host header and TLS's server name (SNI and the certificate's check) keep the host name. A
+ * call through the environment's proxy goes as asked once the gate has checked its name (`checkProxied`).
+ */
+export async function gatedFetch(url: string, init: RequestInit, gate: UpstreamGate): Promise<Response> {
+  const parsed = new URL(url);
+  const hostname = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (viaProxy(url)) {
+    await gate.checkProxied(hostname);
+    return fetch(url, init);
+  }
+  const address = await gate.addressOf(hostname);
+  const host = parsed.host;
+  parsed.hostname = isIP(address) === 6 ? `[${address}]` : address;
+  const headers = new Headers(init.headers);
+  headers.set("host", host);
+  const tls = parsed.protocol === "https:" && !isIP(hostname) ? { tls: { serverName: hostname } } : {};
+  return fetch(parsed, { ...init, headers, ...tls });
+}
