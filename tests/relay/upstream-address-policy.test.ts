@@ -11,11 +11,11 @@ const refusedLoopback = "upstream address 127.0.0.1 is not allowed by the upstre
  * A `serve` process whose environment allows no private address (a real install's default), with root and a
  * non-root admin signed in, SERVE_MODEL priced, and a relay key of root's.
  */
-async function gatewayWithoutAllowance() {
-  const { url } = await fixture.start({ UPSTREAM_ALLOW_PRIVATE: "" });
+async function gatewayWithoutAllowance(env: Record<string, string> = {}) {
+  const { url } = await fixture.start({ UPSTREAM_ALLOW_PRIVATE: "", ...env });
   const root = new ApiClient(url);
   await root.login("root", SERVE_ROOT_PASSWORD);
-  await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ [SERVE_MODEL]: 1 }) });
+  await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ [SERVE_MODEL]: 1, "whisper-1": 1 }) });
   await root.put("/api/option/", { key: "RetryTimes", value: 5 });
   const admin = new ApiClient(url);
   await admin.post("/api/user/register", { username: "netadmin", password: "password123", password2: "password123" });
@@ -33,7 +33,13 @@ async function gatewayWithoutAllowance() {
     expect(reply.body.success).toBe(true);
     return reply.body.data.id;
   };
-  return { root, admin, relay, channel };
+  const transcribe = () => {
+    const form = new FormData();
+    form.set("model", "whisper-1");
+    form.set("file", new File([new Uint8Array(64)], "a.wav", { type: "audio/wav" }));
+    return fetch(`${url}/v1/audio/transcriptions`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+  };
+  return { root, admin, relay, transcribe, channel };
 }
 
 /** What an admin sees of the channel's test, model list and balance. */
@@ -101,4 +107,29 @@ test("only root sets the allowed private ranges: once it allows 127.0.0.1/32 the
   expect(reply.status).toBe(502);
   expect((await reply.json()).error.message).toStartWith(refusedLoopback);
   expect(fake.requests.length).toBe(received);
+});
+
+test("a form upload (sent with fetch, not the upstream client) goes to a loopback channel only once root allows it", async () => {
+  const { root, transcribe, channel } = await gatewayWithoutAllowance();
+  await channel(fixture.fake.url, "whisper-1");
+  const refused = await transcribe();
+  expect(refused.status).toBe(502);
+  expect((await refused.json()).error.message).toStartWith(refusedLoopback);
+  expect(fixture.fake.requests).toEqual([]);
+  await root.put("/api/option/", { key: "UpstreamAllowedPrivateRanges", value: "127.0.0.1" });
+  expect((await transcribe()).status).toBe(200);
+  expect(fixture.fake.requests.map((r) => r.path)).toEqual(["/v1/audio/transcriptions"]);
+});
+
+test("through the environment's HTTP proxy, the target's name and address are checked as far as they can be here; a name only the proxy resolves goes to it", async () => {
+  const { admin, channel } = await gatewayWithoutAllowance({ HTTP_PROXY: fixture.fake.url });
+  const tested = async (base: string) => (await admin.get(`/api/channel/test/${await channel(base)}`)).body;
+  expect((await tested(METADATA)).message).toBe(refusedMetadata);
+  expect((await tested("http://metadata.google.internal")).message).toBe(
+    "upstream host metadata.google.internal is not allowed by the upstream address policy (a cloud metadata name)",
+  );
+  expect((await tested("http://127.0.0.1:9")).message).toBe(refusedLoopback);
+  expect(fixture.fake.requests).toEqual([]);
+  expect((await tested("http://upstream.invalid")).success).toBe(true);
+  expect(fixture.fake.requests.map((r) => r.path)).toEqual(["/v1/chat/completions"]);
 });
