@@ -133,3 +133,11 @@ test("through the environment's HTTP proxy, the target's name and address are ch
   expect((await tested("http://upstream.invalid")).success).toBe(true);
   expect(fixture.fake.requests.map((r) => r.path)).toEqual(["/v1/chat/completions"]);
 });
+
+test("a name NO_PROXY exempts is called directly at its checked address, not through the proxy", async () => {
+  const { root, admin, channel } = await gatewayWithoutAllowance({ HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "localhost" });
+  await root.put("/api/option/", { key: "UpstreamAllowedPrivateRanges", value: "127.0.0.1/32" });
+  const id = await channel(`http://localhost:${new URL(fixture.fake.url).port}`);
+  expect((await admin.get(`/api/channel/fetch_models/${id}`)).body.success).toBe(true);
+  expect(fixture.fake.requests.map((r) => r.path)).toEqual(["/v1/models"]);
+});

@@ -4,8 +4,9 @@ import { viaProxy } from "./proxy";
 
 /**
  * `fetch` under the upstream address policy. A direct call goes to the address the gate checked: the URL names
- * that address, the Host header and TLS's server name (SNI and the certificate's check) keep the host name. A
- * call through the environment's proxy goes as asked once the gate has checked its name (`checkProxied`).
+ * that address, the Host header and TLS's server name (SNI and the certificate's check) keep the host name, and
+ * `proxy: false` keeps it direct (fetch would match NO_PROXY against the address, not the name). A call through
+ * the environment's proxy goes as asked once the gate has checked its name (`checkProxied`).
  */
 export async function gatedFetch(url: string, init: RequestInit, gate: UpstreamGate): Promise<Response> {
   const parsed = new URL(url);
@@ -20,5 +21,5 @@ export async function gatedFetch(url: string, init: RequestInit, gate: UpstreamG
   const headers = new Headers(init.headers);
   headers.set("host", host);
   const tls = parsed.protocol === "https:" && !isIP(hostname) ? { tls: { serverName: hostname } } : {};
-  return fetch(parsed, { ...init, headers, ...tls });
+  return fetch(parsed, { ...init, headers, proxy: false, ...tls });
 }
