@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AddressPolicy } from "../../src/service/egress/address-policy";
 import { normalizeAllowList } from "../../src/service/egress/allow-list";
-import { RefusedAddressError, UpstreamGate } from "../../src/service/egress/gate";
+import { firstReachable, RefusedAddressError, UpstreamGate } from "../../src/service/egress/gate";
 
 const policy = (allowed: string[] = [], allowLinkLocal = false) => new AddressPolicy({ allowed, allowLinkLocal });
 const allowed = (p: AddressPolicy, address: string, host = address) => p.refusal(host, address) === null;
@@ -44,9 +44,20 @@ describe("the upstream address policy", () => {
   });
 
   test("a host name is checked by what it resolves to: localhost is refused as loopback", async () => {
-    const error = await new UpstreamGate(policy()).addressOf("localhost").catch((e) => e);
+    const error = (await new UpstreamGate(policy()).addressesOf("localhost").catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(RefusedAddressError);
     expect(error.message).toContain("is not allowed by the upstream address policy (loopback");
-    expect(await new UpstreamGate(policy(["127.0.0.0/8"])).addressOf("localhost")).toBe("127.0.0.1");
+    expect(await new UpstreamGate(policy(["127.0.0.0/8"])).addressesOf("localhost")).toContain("127.0.0.1");
+  });
+
+  test("of a name's allowed addresses, one that refuses the connection is passed over for the next", async () => {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("reached") });
+    try {
+      const call = (address: string) => fetch(`http://${address}:${server.port}/`, { proxy: false });
+      expect(await (await firstReachable(["127.0.0.3", "127.0.0.1"], call)).text()).toBe("reached");
+      expect(await firstReachable(["127.0.0.3"], call).catch((e: { code?: string }) => e.code)).toBe("ECONNREFUSED");
+    } finally {
+      server.stop(true);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { Socket, SocketHandler } from "bun";
 import { isIP } from "node:net";
-import { processGate, type UpstreamGate } from "../../service/egress/gate";
+import { firstReachable, processGate, type UpstreamGate } from "../../service/egress/gate";
 
 /** Where requests go: one pool of kept-alive connections per origin. */
 export interface Origin {
@@ -82,12 +82,12 @@ const handlers: SocketHandler<Link> = {
 };
 
 /**
- * Opens a connection to the address `gate` resolved and allowed for the origin's host (TLS with the certificate
- * checked against the trusted roots and the host's name for https); one that is not open (handshake done)
- * within `timeoutMs` is given up.
+ * Opens a connection to an address `gate` resolved and allowed for the origin's host, the next one while one
+ * refuses (TLS with the certificate checked against the trusted roots and the host's name for https); one that
+ * is not open (handshake done) within `timeoutMs` is given up.
  */
 export async function connect(origin: Origin, timeoutMs = CONNECT_TIMEOUT_MS, gate: UpstreamGate = processGate): Promise<Connection> {
-  return open(origin, await gate.addressOf(origin.hostname), gate, timeoutMs);
+  return firstReachable(await gate.addressesOf(origin.hostname), (address) => open(origin, address, gate, timeoutMs));
 }
 
 function open(origin: Origin, address: string, gate: UpstreamGate, timeoutMs: number): Promise<Connection> {

@@ -4,27 +4,41 @@ import type { OptionStore } from "../options/store";
 import { AddressPolicy } from "./address-policy";
 import { normalizeAllowList } from "./allow-list";
 
-/** The addresses of a host name, IPv4 first (a local service often listens on 127.0.0.1 alone). */
+/** The addresses of a host name, IPv4 first (a local service often listens on 127.0.0.1 alone, while localhost may name ::1 first). */
 const resolve = async (hostname: string) =>
   (await lookup(hostname, { all: true })).sort((a, b) => a.family - b.family).map((a) => a.address);
+
+/** Errors of a connection that was never made: the next address can be tried (nothing was sent). */
+const UNREACHED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+/** Connects to the addresses in turn while one refuses or cannot be reached; the first connection made answers. */
+export async function firstReachable<T>(addresses: readonly string[], connect: (address: string) => Promise<T>): Promise<T> {
+  for (let next = 1; ; next++) {
+    try {
+      return await connect(addresses[next - 1]!);
+    } catch (error) {
+      if (next >= addresses.length || !UNREACHED.has((error as { code?: string })?.code ?? "")) throw error;
+    }
+  }
+}
 
 /** A call the upstream address policy refuses; its message names the address (or name) and why. */
 export class RefusedAddressError extends Error {}
 
 /**
  * The upstream address policy applied at connect time: a host name is resolved once, each address checked, and
- * the caller connects to the address returned (never to the name again, so a second answer from DNS cannot
+ * the caller connects to the addresses returned (never to the name again, so a second answer from DNS cannot
  * move the call elsewhere).
  */
 export class UpstreamGate {
   constructor(readonly policy: AddressPolicy) {}
 
-  /** The address to connect to for `hostname` (the first allowed one, IPv4 first), or a RefusedAddressError. */
-  async addressOf(hostname: string): Promise<string> {
+  /** The addresses `hostname` may be called at (IPv4 first), or a RefusedAddressError when it has none. */
+  async addressesOf(hostname: string): Promise<string[]> {
     this.checkName(hostname);
     const addresses = isIP(hostname) ? [hostname] : await resolve(hostname);
-    const allowed = addresses.find((address) => this.policy.refusal(hostname, address) === null);
-    if (allowed === undefined) throw this.refusedAmong(hostname, addresses);
+    const allowed = addresses.filter((address) => this.policy.refusal(hostname, address) === null);
+    if (allowed.length === 0) throw this.refusedAmong(hostname, addresses);
     return allowed;
   }
 
