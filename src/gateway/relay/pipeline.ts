@@ -4,7 +4,7 @@ import { priceOf, UnpricedModelError, type Price } from "../../service/billing/p
 import { quotaFor, reservationFor, type Usage } from "../../service/billing/quota";
 import { setChannelStatus } from "../../service/channels/status";
 import type { ServiceContext } from "../../service/context";
-import { upstreamGate } from "../../service/egress/gate";
+import { upstreamGate } from "../../service/egress/site-gate";
 import { checkModelAllowed, type RelayCaller } from "../../service/relay/caller";
 import { consumeLog, errorLog, type CallRecord } from "../../service/relay/consume-log";
 import {

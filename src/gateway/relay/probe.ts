@@ -2,7 +2,7 @@ import type { ChannelRow } from "../../db/schema";
 import type { ServiceContext } from "../../service/context";
 import type { Probe } from "../../service/relay/channel-tests";
 import { mapModel, parseMapping } from "../../service/relay/model-mapping";
-import { upstreamGate } from "../../service/egress/gate";
+import { upstreamGate } from "../../service/egress/site-gate";
 import { attemptUpstream } from "./attempt";
 
 /** The channel test's request, sent by the same code as real traffic (provider, mapping, status mapping, masking). */

@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
-import { processGate, type UpstreamGate } from "../../service/egress/gate";
+import type { UpstreamGate } from "../../service/egress/gate";
+import { processGate } from "../../service/egress/site-gate";
 import { connect, takeIdle, type Connection, type Origin } from "./connections";
 import { Exchange, StaleConnectionError } from "./exchange";
 import { wholeReply, type UpstreamReply } from "./reply";

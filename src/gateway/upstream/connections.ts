@@ -1,6 +1,7 @@
 import type { Socket, SocketHandler } from "bun";
 import { isIP } from "node:net";
-import { firstReachable, processGate, type UpstreamGate } from "../../service/egress/gate";
+import { firstReachable, type UpstreamGate } from "../../service/egress/gate";
+import { processGate } from "../../service/egress/site-gate";
 
 /** Where requests go: one pool of kept-alive connections per origin. */
 export interface Origin {
