@@ -1,10 +1,12 @@
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import type { AddressPolicy } from "./address-policy";
 
-/** The addresses of a host name, IPv4 first (a local service often listens on 127.0.0.1 alone, while localhost may name ::1 first). */
+/**
+ * The addresses of a host name by Bun's resolver (the one Bun.connect and fetch use, with its cache), IPv4 first
+ * (a local service often listens on 127.0.0.1 alone, while localhost may name ::1 first).
+ */
 const resolve = async (hostname: string) =>
-  (await lookup(hostname, { all: true })).sort((a, b) => a.family - b.family).map((a) => a.address);
+  (await Bun.dns.lookup(hostname)).sort((a, b) => a.family - b.family).map((a) => a.address);
 
 /** Errors of a connection that was never made: the next address can be tried (nothing was sent). */
 const UNREACHED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
