@@ -30,7 +30,8 @@ export async function startGateway(options: { command?: string[]; cpu?: number; 
   const proc = spawn({
     cmd,
     cwd: dir,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: join(dir, "tollgate.db"), ...options.env },
+    // The fake upstreams listen on loopback, which the upstream address policy refuses unless allowed.
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: join(dir, "tollgate.db"), UPSTREAM_ALLOW_PRIVATE: "127.0.0.0/8", ...options.env },
     stdout: "ignore",
     stderr: "inherit",
   });

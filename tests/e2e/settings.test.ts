@@ -121,6 +121,19 @@ describe("settings tabs", () => {
     await ui.page.waitForFunction(() => (document.querySelector("input[name=SMTPToken]") as HTMLInputElement).value === "");
   });
 
+  test("system: root lists the private addresses channels may call (stored normalized); a wrong entry is refused with the server's message", async () => {
+    await openTab("system");
+    const card = ui.page.getByTestId("card-upstream-addresses");
+    const ranges = card.locator("textarea[name=UpstreamAllowedPrivateRanges]");
+    await ranges.fill("192.168.1.0/24\nOllama.lan");
+    expect(await save(card)).toEqual({ puts: [{ key: "UpstreamAllowedPrivateRanges", value: "192.168.1.0/24\nOllama.lan" }], toast: "Saved" });
+    expect(await option("UpstreamAllowedPrivateRanges")).toBe("192.168.1.0/24,ollama.lan");
+    await ranges.fill("10.0.0.0/33");
+    expect((await save(card, "error")).toast).toBe('Save failed, please retry: UpstreamAllowedPrivateRanges: "10.0.0.0/33" is not an IP address, a CIDR range or a host name');
+    expect(await option("UpstreamAllowedPrivateRanges")).toBe("192.168.1.0/24,ollama.lan");
+    await ui.session.root.put("/api/option/", { key: "UpstreamAllowedPrivateRanges", value: "" });
+  });
+
   test("system: turning off password sign-in asks for confirmation first", async () => {
     await openTab("system");
     const toggle = ui.page.locator("input[name=PasswordLoginEnabled]");

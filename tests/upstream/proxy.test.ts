@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { viaProxy } from "../../src/gateway/upstream/proxy";
+import { viaProxy } from "../../src/service/egress/proxy";
 
 test("calls go through fetch (and so through the proxy) only when a proxy is set for the scheme and NO_PROXY does not exempt the host", () => {
   expect(viaProxy("https://api.example.com/v1/x", {})).toBe(false);

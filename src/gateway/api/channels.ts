@@ -56,7 +56,7 @@ export const channelRoutes = (ctx: ServiceContext) => {
     .get("/api/channel/update_balance", async ({ request }) => ok(await updateAllBalances(ctx, await admin(request))))
     .get("/api/channel/update_balance/:id", withId((actor, id) => updateChannelBalance(ctx, actor, id)))
     .get("/api/channel/fetch_models/:id", withId((actor, id) => fetchChannelModels(ctx, actor, id)))
-    .post("/api/channel/fetch_models", withBody((actor, body) => fetchModelsWith(actor, body)))
+    .post("/api/channel/fetch_models", withBody((actor, body) => fetchModelsWith(ctx, actor, body)))
     .get("/api/channel/:id", withId((actor, id) => getChannel(ctx, actor, id)))
     .post("/api/channel/", withBody((actor, body) => createChannels(ctx, actor, body), "channel created"))
     .put("/api/channel/", withBody((actor, body) => updateChannel(ctx, actor, body), "channel updated"))

@@ -1,8 +1,10 @@
 import type { RouteChannel } from "../../service/relay/routing-table";
 import { mapStatus, type AttemptFailure } from "../../service/relay/retry-policy";
 import { maskUpstreamText } from "../../service/relay/mask";
+import { RefusedAddressError, type UpstreamGate } from "../../service/egress/gate";
+import { gatedFetch } from "../../service/egress/gated-fetch";
+import { viaProxy } from "../../service/egress/proxy";
 import { postUpstream, UnsendableRequestError } from "../upstream/client";
-import { viaProxy } from "../upstream/proxy";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { BadReplyError } from "../upstream/response-parser";
 import { providerFor } from "./providers";
@@ -38,11 +40,12 @@ async function errorOf(response: UpstreamReply, channel: RouteChannel): Promise<
   };
 }
 
-/** One try against one channel: the response when it is 2xx, else what failed (masked). */
+/** One try against one channel, to an address `gate` allows: the response when it is 2xx, else what failed (masked). */
 export async function attemptUpstream(
   channel: RouteChannel,
   call: UpstreamCall,
   timeoutMs: number,
+  gate: UpstreamGate,
   provider: Provider = providerFor(channel.row.type),
 ): Promise<AttemptResult> {
   const { url, headers, body = call.body } = provider.request(channel.row, call);
@@ -53,11 +56,12 @@ export async function attemptUpstream(
     const signal = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
     const response =
       typeof body === "string" && !viaProxy(url)
-        ? await postUpstream(url, headers, body, signal)
-        : fetchedReply(await fetch(url, { method: "POST", headers, body, redirect: "manual", signal }));
+        ? await postUpstream(url, headers, body, signal, gate)
+        : fetchedReply(await gatedFetch(url, { method: "POST", headers, body, redirect: "manual", signal }, gate));
     if (response.status >= 200 && response.status < 300) return { ok: true, response };
     return await errorOf(response, channel);
   } catch (error) {
+    if (error instanceof RefusedAddressError) return { ok: false, failure: { status: 0, message: error.message }, upstreamCode: "upstream_address_not_allowed" };
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     const message =
       error instanceof UnsendableRequestError

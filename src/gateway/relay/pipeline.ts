@@ -4,6 +4,7 @@ import { priceOf, UnpricedModelError, type Price } from "../../service/billing/p
 import { quotaFor, reservationFor, type Usage } from "../../service/billing/quota";
 import { setChannelStatus } from "../../service/channels/status";
 import type { ServiceContext } from "../../service/context";
+import { upstreamGate } from "../../service/egress/site-gate";
 import { checkModelAllowed, type RelayCaller } from "../../service/relay/caller";
 import { consumeLog, errorLog, type CallRecord } from "../../service/relay/consume-log";
 import {
@@ -202,7 +203,8 @@ async function tryChannels(s: CallState, groups: string[], billing: Omit<Success
     const { channel, group, provider } = next;
     s.channelsTried.push(channel.row.id);
     const upstreamModel = mapModel(channel.modelMapping, req.model);
-    const result = await attemptUpstream(channel, upstreamCall(s, upstreamModel, provider), ctx.config.relayTimeoutMs, provider);
+    const call = upstreamCall(s, upstreamModel, provider);
+    const result = await attemptUpstream(channel, call, ctx.config.relayTimeoutMs, upstreamGate(ctx.options), provider);
     if (result.ok) {
       const price = group === groups[0] ? billing.price : priceFor(s, group);
       return deliver(s, result.response, { price, perCallUnits: billing.perCallUnits, reservation: billing.reservation, channel, group, upstreamModel, provider });

@@ -2,6 +2,7 @@ import type { ChannelRow } from "../../db/schema";
 import type { ServiceContext } from "../../service/context";
 import type { Probe } from "../../service/relay/channel-tests";
 import { mapModel, parseMapping } from "../../service/relay/model-mapping";
+import { upstreamGate } from "../../service/egress/site-gate";
 import { attemptUpstream } from "./attempt";
 
 /** The channel test's request, sent by the same code as real traffic (provider, mapping, status mapping, masking). */
@@ -12,7 +13,7 @@ export function relayProbe(ctx: ServiceContext): Probe {
     const body = JSON.stringify({ model: upstreamModel, messages: [{ role: "user", content: "hi" }], max_tokens: 16 });
     const started = performance.now();
     const call = { path: "/v1/chat/completions", model: upstreamModel, body, contentType: "application/json", stream: false };
-    const result = await attemptUpstream(channel, call, ctx.config.relayTimeoutMs || 60_000);
+    const result = await attemptUpstream(channel, call, ctx.config.relayTimeoutMs || 60_000, upstreamGate(ctx.options));
     if (result.ok) await result.response.bytes();
     const ms = Math.round(performance.now() - started);
     return result.ok ? { ok: true, ms } : { ok: false, ms, failure: result.failure };

@@ -1,4 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import type { UpstreamGate } from "../../service/egress/gate";
+import { processGate } from "../../service/egress/site-gate";
 import { connect, takeIdle, type Connection, type Origin } from "./connections";
 import { Exchange, StaleConnectionError } from "./exchange";
 import { wholeReply, type UpstreamReply } from "./reply";
@@ -70,8 +72,8 @@ async function decoded(reply: UpstreamReply, coding: string): Promise<UpstreamRe
 }
 
 /** A new connection, given up (and closed once open) when the signal fires first. */
-function connectUnlessAborted(origin: Origin, signal?: AbortSignal): Promise<Connection> {
-  const opening = connect(origin);
+function connectUnlessAborted(origin: Origin, gate: UpstreamGate, signal?: AbortSignal): Promise<Connection> {
+  const opening = connect(origin, undefined, gate);
   if (!signal) return opening;
   return new Promise<Connection>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -93,15 +95,22 @@ function connectUnlessAborted(origin: Origin, signal?: AbortSignal): Promise<Con
 /**
  * POSTs a body over HTTP/1.1 on a kept-alive connection of this process's pool (a new one when none is idle),
  * and answers once the reply's head has arrived; the body follows through the reply. A pooled connection the
- * server dropped while idle (closed before any byte of the reply) is replaced once by a new one.
+ * server dropped while idle (closed before any byte of the reply) is replaced once by a new one. New connections
+ * go to the address `gate` allows for the host (a RefusedAddressError when none).
  */
-export async function postUpstream(url: string, headers: Record<string, string>, body: string, signal?: AbortSignal): Promise<UpstreamReply> {
+export async function postUpstream(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  signal?: AbortSignal,
+  gate: UpstreamGate = processGate,
+): Promise<UpstreamReply> {
   const target = targetOf(url);
   const request = requestText(target, headers, body);
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
-    const pooled = attempt === 0 ? takeIdle(target.origin) : undefined;
-    const socket = pooled ?? (await connectUnlessAborted(target.origin, signal));
+    const pooled = attempt === 0 ? takeIdle(target.origin, gate) : undefined;
+    const socket = pooled ?? (await connectUnlessAborted(target.origin, gate, signal));
     try {
       const reply = await new Exchange(socket, request, signal).head;
       const coding = reply.header("content-encoding")?.toLowerCase();

@@ -1,5 +1,7 @@
 import type { Socket, SocketHandler } from "bun";
 import { isIP } from "node:net";
+import { firstReachable, type UpstreamGate } from "../../service/egress/gate";
+import { processGate } from "../../service/egress/site-gate";
 
 /** Where requests go: one pool of kept-alive connections per origin. */
 export interface Origin {
@@ -19,6 +21,8 @@ export interface ConnectionUser {
 
 export interface Link {
   origin: Origin;
+  /** The upstream address policy the connection's address was checked under; reused only under the same one. */
+  gate: UpstreamGate;
   user: ConnectionUser | null;
   /** Set by a pooled connection's first use again: a close before any reply byte then means the server dropped it while idle. */
   reused: boolean;
@@ -79,12 +83,17 @@ const handlers: SocketHandler<Link> = {
 };
 
 /**
- * Opens a connection (TLS with the certificate checked against the trusted roots for https); one that is not
- * open (handshake done) within `timeoutMs` is given up.
+ * Opens a connection to an address `gate` resolved and allowed for the origin's host, the next one while one
+ * refuses (TLS with the certificate checked against the trusted roots and the host's name for https); one that
+ * is not open (handshake done) within `timeoutMs` is given up.
  */
-export function connect(origin: Origin, timeoutMs = CONNECT_TIMEOUT_MS): Promise<Connection> {
+export async function connect(origin: Origin, timeoutMs = CONNECT_TIMEOUT_MS, gate: UpstreamGate = processGate): Promise<Connection> {
+  return firstReachable(await gate.addressesOf(origin.hostname), (address) => open(origin, address, gate, timeoutMs));
+}
+
+function open(origin: Origin, address: string, gate: UpstreamGate, timeoutMs: number): Promise<Connection> {
   return new Promise<Connection>((resolve, reject) => {
-    const link: Link = { origin, user: null, reused: false, isClosed: false, idleSince: 0, idleLimitMs: IDLE_LIMIT_MS };
+    const link: Link = { origin, gate, user: null, reused: false, isClosed: false, idleSince: 0, idleLimitMs: IDLE_LIMIT_MS };
     let opened: Connection | undefined;
     let gaveUp = false;
     const timer = setTimeout(() => {
@@ -105,7 +114,7 @@ export function connect(origin: Origin, timeoutMs = CONNECT_TIMEOUT_MS): Promise
       },
     };
     const tls = origin.tls ? (isIP(origin.hostname) ? true : { serverName: origin.hostname }) : undefined;
-    Bun.connect<Link>({ hostname: origin.hostname, port: origin.port, tls, data: link, socket: handlers }).then(
+    Bun.connect<Link>({ hostname: address, port: origin.port, tls, data: link, socket: handlers }).then(
       (socket) => {
         opened = socket;
         if (gaveUp) socket.terminate();
@@ -115,11 +124,15 @@ export function connect(origin: Origin, timeoutMs = CONNECT_TIMEOUT_MS): Promise
   });
 }
 
-/** A kept-alive connection to the origin, if one is idle. */
-export function takeIdle(origin: Origin): Connection | undefined {
+/** A kept-alive connection to the origin opened under `gate`, if one is idle (one opened under another policy is closed). */
+export function takeIdle(origin: Origin, gate: UpstreamGate = processGate): Connection | undefined {
   const list = idle.get(origin.key);
   for (let socket = list?.pop(); socket; socket = list!.pop()) {
     if (socket.data.isClosed) continue;
+    if (socket.data.gate !== gate) {
+      socket.end();
+      continue;
+    }
     socket.ref();
     socket.data.reused = true;
     return socket;

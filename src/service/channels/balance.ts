@@ -2,6 +2,8 @@ import { channelsWithStatus, findChannel } from "../../db/queries/channels";
 import type { ChannelPatch, ChannelRow, UserRow } from "../../db/schema";
 import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import type { ServiceContext } from "../context";
+import type { UpstreamGate } from "../egress/gate";
+import { upstreamGate } from "../egress/site-gate";
 import { notFound, refuse, ServiceError } from "../errors";
 import { nowSeconds } from "../time";
 import { requireAdmin } from "../users/admin-access";
@@ -18,14 +20,14 @@ const DAY = 86400;
 const dateOf = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 
 /** The subscription's hard limit (USD) less the usage of the last 100 days (cents). */
-async function upstreamBalance(channel: ChannelRow): Promise<number> {
+async function upstreamBalance(channel: ChannelRow, gate: UpstreamGate): Promise<number> {
   if (!REPORTING_TYPES.has(channel.type)) refuse(`balance query is not supported for channel type ${channelTypeName(channel.type)}`);
   const base = upstreamBaseOf(channel) || refuse(`${WHAT} failed: the channel has no base URL`);
   const auth = bearerHeaders(channel.key);
-  const subscription = await getUpstreamJson(`${base}/v1/dashboard/billing/subscription`, auth, WHAT);
+  const subscription = await getUpstreamJson(`${base}/v1/dashboard/billing/subscription`, auth, WHAT, gate);
   const now = nowSeconds();
   const period = `start_date=${dateOf(now - 100 * DAY)}&end_date=${dateOf(now + DAY)}`;
-  const usage = await getUpstreamJson(`${base}/v1/dashboard/billing/usage?${period}`, auth, WHAT);
+  const usage = await getUpstreamJson(`${base}/v1/dashboard/billing/usage?${period}`, auth, WHAT, gate);
   const limit = (subscription as { hard_limit_usd?: unknown } | null)?.hard_limit_usd;
   const used = (usage as { total_usage?: unknown } | null)?.total_usage;
   if (typeof limit !== "number" || typeof used !== "number") refuse(`${WHAT} failed: the upstream reply is not a balance`);
@@ -34,7 +36,7 @@ async function upstreamBalance(channel: ChannelRow): Promise<number> {
 
 /** Stores the balance; an enabled channel with auto_ban on and nothing left is disabled automatically. */
 async function refreshBalance(ctx: ServiceContext, channel: ChannelRow): Promise<ChannelView> {
-  const balance = await upstreamBalance(channel);
+  const balance = await upstreamBalance(channel, upstreamGate(ctx.options));
   const patch: ChannelPatch = { balance, balance_updated_time: nowSeconds() };
   if (balance <= 0 && channel.auto_ban === 1 && channel.status === ChannelStatus.Enabled) {
     const status = ChannelStatus.AutoDisabled;

@@ -12,7 +12,9 @@ export type OptionKind =
   | "address"
   | "comma-list"
   | "status-codes"
-  | "json";
+  | "json"
+  /** Addresses, CIDR ranges and host names (src/service/egress/allow-list.ts). */
+  | "allow-list";
 
 export interface OptionDef {
   key: string;
@@ -109,6 +111,8 @@ export const OPTION_DEFS: readonly OptionDef[] = [
   json("CacheRatio", "ratio-map", DEFAULT_CACHE_RATIO),
   // Prompt-cache writes (Claude), per model; a model not listed pays 1.25 × its prompt price.
   json("CreateCacheRatio", "ratio-map", {}),
+  // Upstream address policy (src/service/egress): loopback and private destinations allowed, link-local and metadata ones.
+  { key: "UpstreamAllowedPrivateRanges", kind: "allow-list", default: "" }, bool("UpstreamAllowLinkLocal", false),
 ];
 
 export const OPTION_BY_KEY: ReadonlyMap<string, OptionDef> = new Map(OPTION_DEFS.map((d) => [d.key, d]));

@@ -1,4 +1,5 @@
-import { refuse } from "../errors";
+import { normalizeAllowList } from "../egress/allow-list";
+import { ServiceError, refuse } from "../errors";
 import { shapeMismatch } from "./json-shapes";
 import type { OptionDef, OptionKind } from "./registry";
 
@@ -61,6 +62,8 @@ const NORMALIZERS: Record<OptionKind, (def: OptionDef, raw: string) => string> =
   "comma-list": (_def, raw) => raw.split(/[,\n]/).map((item) => item.trim()).filter(Boolean).join(","),
   "status-codes": statusCodes,
   json,
+  "allow-list": (def, raw) =>
+    normalizeAllowList(raw, (entry) => new ServiceError(`${def.key}: "${entry}" is not an IP address, a CIDR range or a host name`)).join(","),
 };
 
 /** Turns a submitted value (string, number or boolean; JSON options also take the parsed JSON) into the stored string, or refuses it. */

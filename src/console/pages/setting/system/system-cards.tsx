@@ -6,7 +6,7 @@ export interface SystemCardSpec extends CardSpec {
   check?: (draft: OptionValues) => string | undefined;
 }
 
-/** The system tab's cards (spec §2): addresses, payment, sign-in switches, email and third-party sign-in. */
+/** The system tab's cards (spec §2): addresses, payment, sign-in switches, email, third-party sign-in and where upstream calls may go. */
 export function useSystemCards(serverAddress: string): SystemCardSpec[] {
   const { t } = useLingui();
   const keyHint = t`Stored secrets are never shown; leave empty to keep`;
@@ -102,5 +102,19 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
     pair("telegram", "Telegram", ["TelegramBotName", t`Bot name`], ["TelegramBotToken", t`Bot token`]),
     pair("turnstile", "Turnstile", ["TurnstileSiteKey", t`Site key`], ["TurnstileSecretKey", t`Secret key`]),
     pair("linuxdo", "LinuxDO OAuth", ["LinuxDOClientId", t`Client ID`], ["LinuxDOClientSecret", t`Client secret`]),
+    {
+      id: "upstream-addresses",
+      title: t`Upstream addresses`,
+      fields: [
+        {
+          key: "UpstreamAllowedPrivateRanges",
+          kind: "textarea",
+          label: t`Private addresses channels may call`,
+          hint: t`Loopback and private addresses (127.0.0.1, 10.x, 172.16–31.x, 192.168.x, 100.64.x, fc00::/7) are refused unless listed here: addresses, CIDR ranges or host names, comma separated, e.g. 192.168.1.0/24, ollama.lan`,
+          rows: 3,
+        },
+        { key: "UpstreamAllowLinkLocal", kind: "switch", label: t`Allow link-local and cloud metadata addresses (169.254.x, fe80::/10, 169.254.169.254)` },
+      ],
+    },
   ];
 }
