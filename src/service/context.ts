@@ -13,6 +13,7 @@ import { DbSessionStore } from "./sessions/db-store";
 import { RedisSessionStore } from "./sessions/redis-store";
 import type { SessionStore } from "./sessions/store";
 import { UserDirectory } from "./users/directory";
+import { fillUsernameKeys } from "./users/username-keys";
 
 /** Everything a service call needs; one per process, shared by the HTTP API, the CLI and the TUI. */
 export interface ServiceContext {
@@ -42,6 +43,7 @@ async function resolveSecret(db: Db, configured: string): Promise<string> {
 
 export async function openServiceContext(config: Config, db: Db = connect({ dsn: config.sqlDsn, sqlitePath: config.sqlitePath })) {
   await migrate(db);
+  await fillUsernameKeys(db);
   const changes = new ChangeBus();
   const options = new OptionStore(db, changes);
   await options.load();
