@@ -12,6 +12,7 @@ import { CachedSessionStore } from "./sessions/cached-store";
 import { DbSessionStore } from "./sessions/db-store";
 import { RedisSessionStore } from "./sessions/redis-store";
 import type { SessionStore } from "./sessions/store";
+import { openSecrets } from "./secrets/open";
 import { UserDirectory } from "./users/directory";
 import { fillUsernameKeys } from "./users/username-keys";
 
@@ -25,8 +26,10 @@ export interface ServiceContext {
   readonly changes: ChangeBus;
   /** Users by id, briefly cached; call users.forget(id) after changing a user. */
   readonly users: UserDirectory;
-  /** Key of the HMACs that store sessions and access tokens. */
+  /** Key of the HMACs that store sessions and access tokens, and of the seals of token keys and secrets at rest. */
   readonly secret: string;
+  /** Where the secret came from, and what the operator should be told about it at start. */
+  readonly secretKey: { source: string; notices: string[] };
   /** Limits login, register and setup per client address. */
   readonly criticalLimiter: RateLimiter;
   readonly startedAt: number;
@@ -35,19 +38,17 @@ export interface ServiceContext {
   close(): Promise<void>;
 }
 
-/** SESSION_SECRET from the environment, else one generated on first start and kept in the database. */
-async function resolveSecret(db: Db, configured: string): Promise<string> {
-  if (configured) return configured;
-  return insertIfAbsent(db, "internals", "session_secret", randomAlphanumeric(64));
-}
-
-export async function openServiceContext(config: Config, db: Db = connect({ dsn: config.sqlDsn, sqlitePath: config.sqlitePath })) {
-  await migrate(db);
-  await fillUsernameKeys(db);
+export async function openServiceContext(config: Config, opened: Db = connect({ dsn: config.sqlDsn, sqlitePath: config.sqlitePath })) {
+  await migrate(opened);
+  await fillUsernameKeys(opened);
+  const { secret, source, notices, cipher } = await openSecrets(opened, config).catch(async (error) => {
+    await opened.close();
+    throw error;
+  });
+  const db: Db = { ...opened, secrets: cipher };
   const changes = new ChangeBus();
   const options = new OptionStore(db, changes);
   await options.load();
-  const secret = await resolveSecret(db, config.sessionSecret);
   const sync = config.redisUrl
     ? await syncThroughRedis(config.redisUrl, changes, keyedHash(secret, "redis-namespace").slice(0, 16))
     : await syncThroughDatabase(db, changes);
@@ -73,6 +74,7 @@ export async function openServiceContext(config: Config, db: Db = connect({ dsn:
     changes,
     users: new UserDirectory(db, changes),
     secret,
+    secretKey: { source, notices },
     criticalLimiter,
     startedAt: Math.floor(Date.now() / 1000),
     relay,
