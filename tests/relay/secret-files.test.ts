@@ -53,7 +53,8 @@ describe("the files of a running gateway", () => {
       stdout: "ignore",
       stderr: "pipe",
     });
-    const [code, stderr] = await Promise.all([wrong.exited, new Response(wrong.stderr).text()]);
+    const guard = setTimeout(() => wrong.kill("SIGKILL"), 15_000);
+    const [code, stderr] = await Promise.all([wrong.exited, new Response(wrong.stderr).text()]).finally(() => clearTimeout(guard));
     expect(code).toBe(1);
     expect(stderr).toBe(
       "error: cannot decrypt channel keys: the secret key differs from the one that encrypted them (the key of SESSION_SECRET)\n",
