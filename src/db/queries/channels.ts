@@ -114,10 +114,10 @@ function filtered(db: Exec, filter: ChannelFilter, keyIds: number[]): ChannelSel
 const sorted = (query: ChannelSelect, idSort: boolean) =>
   (idSort ? query.selectAll() : query.selectAll().orderBy("priority", "desc")).orderBy("id", "desc");
 
-/** A page of channels that match, and how many match in all. */
 const keyIdsOf = async (db: Exec, filter: ChannelFilter): Promise<number[]> =>
   filter.keyword?.trim() ? channelIdsWithKey(db, filter.keyword.trim()) : [];
 
+/** A page of channels that match, and how many match in all. */
 export async function pageChannels(db: Exec, query: ChannelPageQuery): Promise<{ rows: ChannelRow[]; total: number }> {
   const base = filtered(db, query, await keyIdsOf(db, query));
   const rows = await sorted(base, query.idSort).limit(query.limit).offset(query.offset).execute();
