@@ -50,6 +50,11 @@ const COMMANDS: Record<string, Entry> = {
     ["tollgate export -o tollgate.yaml", "tollgate export --with-secrets --format json > backup.json"],
     async () => (await import("./commands/apply")).exportCommand,
   ),
+  secrets: entry(
+    "where the secret key is kept (it encrypts channel keys, secret options and token keys)",
+    ["tollgate secrets move-key --to /etc/tollgate/key"],
+    async () => (await import("./commands/secrets")).secretsCommands,
+  ),
   tui: entry("full-screen terminal UI for administrators: overview, channels, users, live logs", ["tollgate tui --lang en"], async () => (await import("./commands/tui")).tuiCommand),
 };
 

@@ -18,6 +18,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const config = loadConfig();
   if (options.port !== undefined) config.port = options.port;
   const ctx = await openServiceContext(config);
+  for (const notice of ctx.secretKey.notices) console.warn(notice);
   const checkpoints = await checkpointInBackground(ctx.db);
   const root = await bootstrapRoot(ctx);
   const app = createApp(ctx).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });

@@ -1,4 +1,4 @@
-import { existsSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync, statSync } from "node:fs";
 
 /**
  * Runs in a worker so the caller's thread stays free to show progress: VACUUM INTO reads the database in one
@@ -39,7 +39,10 @@ export async function backupSqlite(source: string, target: string, onProgress?: 
   const total = sizeOf(source) + sizeOf(`${source}-wal`);
   const timer = setInterval(() => onProgress?.(Math.min(sizeOf(partial), total), total), 100);
   try {
+    // VACUUM INTO writes into an empty file as it finds it, so the copy is created readable by its owner alone.
+    closeSync(openSync(partial, "w", 0o600));
     await vacuumInto(source, partial);
+    chmodSync(partial, 0o600);
     renameSync(partial, target);
   } finally {
     clearInterval(timer);

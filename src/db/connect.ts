@@ -1,6 +1,6 @@
 import { Database as SqliteDatabase } from "bun:sqlite";
 import { SQL } from "bun";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   Kysely,
@@ -18,6 +18,7 @@ import {
 } from "kysely";
 import { BunSqlDriver } from "./drivers/bun-sql";
 import { BunSqliteDriver } from "./drivers/bun-sqlite";
+import type { SecretColumns } from "./exec";
 import type { Tables } from "./schema";
 
 export type DialectName = "sqlite" | "postgres" | "mysql";
@@ -29,6 +30,7 @@ export interface Db {
   readonly sqlitePath?: string;
   /** The SQLite handle, handed to transactions (`inTransaction`): outside one, the builder owns the connection. */
   readonly sqliteHandle?: SqliteDatabase;
+  readonly secrets?: SecretColumns;
   close(): Promise<void>;
 }
 
@@ -64,8 +66,26 @@ function kyselyDialect(dialect: DialectName, driver: Driver): KyselyDialect {
 /** SQLite's page cache per connection, KiB: it fills up to this as the database is used, then stays. */
 export const SQLITE_CACHE_KIB = 8192;
 
+/** SQLite's own files for a database: it creates -wal and -shm with the database file's mode, so that one comes first. */
+const SQLITE_FILES = ["", "-wal", "-shm"];
+
+/** The database's files readable by their owner alone: they hold sessions, balances and (sealed) secrets. */
+export function restrictSqliteFiles(path: string): void {
+  for (const file of SQLITE_FILES.map((suffix) => path + suffix)) {
+    try {
+      if (existsSync(file)) chmodSync(file, 0o600);
+    } catch (error) {
+      console.warn(`[database] could not make ${file} readable by its owner alone: ${(error as Error).message}`);
+    }
+  }
+}
+
 function openSqlite(path: string): SqliteDatabase {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") {
+    mkdirSync(dirname(path), { recursive: true });
+    closeSync(openSync(path, "a", 0o600));
+    restrictSqliteFiles(path);
+  }
   const db = new SqliteDatabase(path, { create: true, strict: true });
   // First: the journal-mode switch below takes a lock too, and without a timeout it fails at once ("database is
   // locked") while another process holds the file, e.g. one closing its connection.

@@ -4,6 +4,8 @@ import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 export interface UsersTable {
   id: Generated<number>;
   username: string;
+  /** The username's look-alike form (src/service/users/names.ts); NULL until filled in at start-up. */
+  username_key: string | null;
   password: string;
   display_name: Generated<string>;
   role: Generated<number>;

@@ -10,8 +10,10 @@ export interface Config {
   sqlitePath: string;
   sqlDsn: string;
   redisUrl: string;
-  /** Empty means generate once and keep in the database. */
+  /** The server secret (HMACs, token key seals, encryption at rest); empty means the key file's. */
   sessionSecret: string;
+  /** Where the secret key is kept when SESSION_SECRET is unset; empty (an in-memory database): a key for this run. */
+  secretKeyFile: string;
   initialRootPassword: string;
   /** Requests allowed per window per client address, for each limited action. */
   rateLimits: Record<LimitedAction, Window>;
@@ -62,6 +64,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sqlDsn: env.SQL_DSN ?? "",
     redisUrl: env.REDIS_CONN_STRING ?? "",
     sessionSecret,
+    secretKeyFile: env.SECRET_KEY_FILE || (sqlitePath === ":memory:" ? "" : join(dirname(sqlitePath), "tollgate.key")),
     initialRootPassword: env.INITIAL_ROOT_PASSWORD ?? "",
     rateLimits: parseRateLimits(env),
     loginBackoff: parseLoginBackoff(env),

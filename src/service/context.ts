@@ -14,7 +14,9 @@ import { CachedSessionStore } from "./sessions/cached-store";
 import { DbSessionStore } from "./sessions/db-store";
 import { RedisSessionStore } from "./sessions/redis-store";
 import type { SessionStore } from "./sessions/store";
+import { openSecrets } from "./secrets/open";
 import { UserDirectory } from "./users/directory";
+import { fillUsernameKeys } from "./users/username-keys";
 
 /** Everything a service call needs; one per process, shared by the HTTP API, the CLI and the TUI. */
 export interface ServiceContext {
@@ -26,8 +28,10 @@ export interface ServiceContext {
   readonly changes: ChangeBus;
   /** Users by id, briefly cached; call users.forget(id) after changing a user. */
   readonly users: UserDirectory;
-  /** Key of the HMACs that store sessions and access tokens. */
+  /** Key of the HMACs that store sessions and access tokens, and of the seals of token keys and secrets at rest. */
   readonly secret: string;
+  /** Where the secret came from, and what the operator should be told about it at start. */
+  readonly secretKey: { source: string; notices: string[] };
   /** Limits sign-in, registration, redemption, key reveal and payment per client address, each on its own. */
   readonly addressLimits: AddressLimits;
   /** The sign-in backoff's counts per account. */
@@ -38,18 +42,17 @@ export interface ServiceContext {
   close(): Promise<void>;
 }
 
-/** SESSION_SECRET from the environment, else one generated on first start and kept in the database. */
-async function resolveSecret(db: Db, configured: string): Promise<string> {
-  if (configured) return configured;
-  return insertIfAbsent(db, "internals", "session_secret", randomAlphanumeric(64));
-}
-
-export async function openServiceContext(config: Config, db: Db = connect({ dsn: config.sqlDsn, sqlitePath: config.sqlitePath })) {
-  await migrate(db);
+export async function openServiceContext(config: Config, opened: Db = connect({ dsn: config.sqlDsn, sqlitePath: config.sqlitePath })) {
+  await migrate(opened);
+  await fillUsernameKeys(opened);
+  const { secret, source, notices, cipher } = await openSecrets(opened, config).catch(async (error) => {
+    await opened.close();
+    throw error;
+  });
+  const db: Db = { ...opened, secrets: cipher };
   const changes = new ChangeBus();
   const options = new OptionStore(db, changes);
   await options.load();
-  const secret = await resolveSecret(db, config.sessionSecret);
   const namespace = keyedHash(secret, "redis-namespace").slice(0, 16);
   const sync = config.redisUrl ? await syncThroughRedis(config.redisUrl, changes, namespace) : await syncThroughDatabase(db, changes);
   const sessions: SessionStore = new CachedSessionStore(
@@ -76,6 +79,7 @@ export async function openServiceContext(config: Config, db: Db = connect({ dsn:
     changes,
     users: new UserDirectory(db, changes),
     secret,
+    secretKey: { source, notices },
     addressLimits,
     signInFailures,
     startedAt: Math.floor(Date.now() / 1000),

@@ -15,6 +15,8 @@ const passwordHash = (username: string) => {
   return row.password;
 };
 
+const UNSEEN = "username must not contain control, zero-width, bidirectional or unassigned characters";
+
 const refused = (args: string[], message: string, code = 1) => expectRefusal(db, args, message, code);
 
 describe("tollgate user add / list / show", () => {
@@ -30,6 +32,12 @@ describe("tollgate user add / list / show", () => {
     await refused(["user", "add", "alice", "--password", "another-pass"], "username already exists or has been deleted");
     await refused(["user", "add", "carol", "--password", "short"], "password must be 8 to 20 characters");
     await refused(["user", "add", "carol"], "give the password with --password or --password-stdin", 2);
+  });
+
+  test("add and edit refuse a name that looks like an existing one or holds an unseen character", async () => {
+    await refused(["user", "add", "ＡLICE", "--password", "another-pass"], "username is taken: it looks like an existing user's name");
+    await refused(["user", "add", "eve\u200b", "--password", "another-pass"], UNSEEN);
+    await refused(["user", "edit", "bob", "--username", "A1ice"], "username is taken: it looks like an existing user's name");
   });
 
   test("list --json answers the page; the human table is aligned and fits 80 columns", async () => {

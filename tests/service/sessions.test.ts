@@ -123,7 +123,7 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
     });
   });
 
-  describe("SESSION_SECRET unset: the secret is generated once and kept in the database", () => {
+  describe("SESSION_SECRET unset: the secret is generated once and kept in the key file, not in the database", () => {
     test("a restarted instance keeps the secret, so its sessions stay valid", async () => {
       const before = await instance();
       const id = await before.sessions.create(49);
@@ -133,8 +133,9 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
       expect(after.secret).toBe(before.secret);
       expect(await after.sessions.userOf(id)).toBe(49);
       const stored = await after.db.k.selectFrom("internals").select("value").where("key", "=", "session_secret").execute();
-      expect(stored).toEqual([{ value: after.secret }]);
+      expect(stored).toEqual([]);
       expect(after.secret).toMatch(/^[0-9A-Za-z]{64}$/);
+      expect(after.secretKey.source).toBe(after.config.secretKeyFile);
     });
 
     test("another database gets a secret of its own", async () => {
@@ -145,14 +146,22 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
   });
 
   describe("SESSION_SECRET set", () => {
-    test("is used instead of the stored one, so sessions made under another secret are void", async () => {
-      const generated = await instance();
-      const id = await generated.sessions.create(50);
-      const configured = await instance({ SESSION_SECRET: "configured-secret-for-tests-0123456789" });
-      expect(configured.secret).toBe("configured-secret-for-tests-0123456789");
-      expect(await configured.sessions.userOf(id)).toBeUndefined();
-      const stored = await configured.db.k.selectFrom("internals").select("value").where("key", "=", "session_secret").execute();
-      expect(stored).toEqual([{ value: generated.secret }]);
+    test("is the secret; a start with another one than the database was encrypted with fails clearly", async () => {
+      const own = await createTestDatabase(dialect);
+      try {
+        const configured = await instance({ SESSION_SECRET: "configured-secret-for-tests-0123456789" }, own);
+        expect(configured.secret).toBe("configured-secret-for-tests-0123456789");
+        expect(configured.secretKey).toEqual({ source: "SESSION_SECRET", notices: [] });
+        await expect(instance({}, own)).rejects.toThrow(
+          "cannot decrypt channel keys: the secret key differs from the one that encrypted them: there is no key file at",
+        );
+        await expect(instance({ SESSION_SECRET: "another-secret-for-tests-0123456789" }, own)).rejects.toThrow(
+          "cannot decrypt channel keys: the secret key differs from the one that encrypted them (the key of SESSION_SECRET)",
+        );
+      } finally {
+        await opened.pop()!.close();
+        await own.drop();
+      }
     });
 
     test("the placeholder 'random_string' is refused at start", () => {

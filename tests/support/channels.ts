@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect } from "bun:test";
 import type { DialectName } from "../../src/db/connect";
+import { findChannel } from "../../src/db/queries/channels";
 import type { ServiceContext } from "../../src/service/context";
 import { Role } from "../../src/shared/constants";
 import { expectFailure, type ApiClient, type Reply } from "./client";
@@ -18,8 +19,8 @@ export const channelBody = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-export const channelRow = (ctx: ServiceContext, id: number) =>
-  ctx.db.k.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
+/** The stored row as the service reads it, its key decrypted (tests/service/secrets-at-rest.test.ts reads the raw column). */
+export const channelRow = (ctx: ServiceContext, id: number) => findChannel(ctx.db, id);
 
 /** Creates a channel as root and answers its id. */
 export async function createChannel(s: TestServer, fields: Record<string, unknown> = {}): Promise<number> {

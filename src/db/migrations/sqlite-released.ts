@@ -70,4 +70,11 @@ export const SQLITE_RELEASED: readonly (readonly [name: string, statements: read
       "drop index \"idx_logs_username_created\"",
     ],
   ],
+  [
+    "005-username-keys",
+    [
+      "alter table \"users\" add column \"username_key\" varchar(255)",
+      "create unique index \"idx_users_username_key\" on \"users\" (\"username_key\")",
+    ],
+  ],
 ];

@@ -4,17 +4,28 @@ import { insertReturningId } from "../exec";
 import type { ChannelPatch, ChannelRow, NewChannelRow, Tables } from "../schema";
 import { containsText } from "./like";
 
+/** A row as read, its key decrypted (the database holds it sealed; see Exec.secrets). */
+export const openedChannel = (db: Exec, row: ChannelRow): ChannelRow => (db.secrets ? { ...row, key: db.secrets.open(row.key) } : row);
+
+const opened = (db: Exec, rows: ChannelRow[]): ChannelRow[] => rows.map((row) => openedChannel(db, row));
+
+/** The values to write, the key sealed. */
+function sealed<T extends { key?: string }>(db: Exec, values: T): T {
+  return db.secrets && typeof values.key === "string" ? { ...values, key: db.secrets.seal(values.key) } : values;
+}
+
 export async function findChannel(db: Exec, id: number): Promise<ChannelRow | undefined> {
-  return db.k.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
+  const row = await db.k.selectFrom("channels").selectAll().where("id", "=", id).executeTakeFirst();
+  return row && openedChannel(db, row);
 }
 
 export async function findChannels(db: Exec, ids: number[]): Promise<ChannelRow[]> {
   if (ids.length === 0) return [];
-  return db.k.selectFrom("channels").selectAll().where("id", "in", ids).orderBy("id").execute();
+  return opened(db, await db.k.selectFrom("channels").selectAll().where("id", "in", ids).orderBy("id").execute());
 }
 
 export async function allChannels(db: Exec): Promise<ChannelRow[]> {
-  return db.k.selectFrom("channels").selectAll().orderBy("id").execute();
+  return opened(db, await db.k.selectFrom("channels").selectAll().orderBy("id").execute());
 }
 
 export async function channelIdsWithTag(db: Exec, tag: string): Promise<number[]> {
@@ -28,7 +39,7 @@ export async function channelIdsWithStatus(db: Exec, statuses: number[]): Promis
 }
 
 export async function channelsWithStatus(db: Exec, status: number): Promise<ChannelRow[]> {
-  return db.k.selectFrom("channels").selectAll().where("status", "=", status).orderBy("id").execute();
+  return opened(db, await db.k.selectFrom("channels").selectAll().where("status", "=", status).orderBy("id").execute());
 }
 
 /** Ids among `ids` that name a stored channel. */
@@ -42,11 +53,18 @@ export async function channelModelLists(db: Exec): Promise<{ type: number; model
   return db.k.selectFrom("channels").select(["type", "models"]).execute();
 }
 
-export const insertChannel = (db: Exec, row: NewChannelRow): Promise<number> => insertReturningId(db, "channels", row);
+export const insertChannel = (db: Exec, row: NewChannelRow): Promise<number> => insertReturningId(db, "channels", sealed(db, row));
 
 export async function updateChannels(db: Exec, ids: number[], patch: ChannelPatch): Promise<void> {
   if (ids.length === 0 || Object.keys(patch).length === 0) return;
-  await db.k.updateTable("channels").set(patch).where("id", "in", ids).execute();
+  await db.k.updateTable("channels").set(sealed(db, patch)).where("id", "in", ids).execute();
+}
+
+/** Channels whose whole key is `key`: sealed keys differ on every write, so they are compared decrypted. */
+async function channelIdsWithKey(db: Exec, key: string): Promise<number[]> {
+  if (!db.secrets) return (await db.k.selectFrom("channels").select("id").where("key", "=", key).execute()).map((r) => r.id);
+  const rows = await db.k.selectFrom("channels").select(["id", "key"]).execute();
+  return rows.filter((row) => db.secrets!.open(row.key) === key).map((row) => row.id);
 }
 
 export async function deleteChannels(db: Exec, ids: number[]): Promise<void> {
@@ -72,13 +90,14 @@ export interface ChannelPageQuery extends ChannelFilter {
 
 type ChannelSelect = SelectQueryBuilder<Tables, "channels", {}>;
 
-function filtered(db: Exec, filter: ChannelFilter): ChannelSelect {
+/** `keyIds`: the channels whose whole key is the keyword (channelIdsWithKey). */
+function filtered(db: Exec, filter: ChannelFilter, keyIds: number[]): ChannelSelect {
   let base = db.k.selectFrom("channels");
   const keyword = filter.keyword?.trim();
   if (keyword) {
     const asId = /^\d+$/.test(keyword) ? Number(keyword) : -1;
     base = base.where((eb) =>
-      eb.or([eb("id", "=", asId), containsText("name", keyword), containsText("tag", keyword), eb("key", "=", keyword)]),
+      eb.or([eb("id", "=", asId), containsText("name", keyword), containsText("tag", keyword), eb("id", "in", [-1, ...keyIds])]),
     );
   }
   const group = filter.group?.trim();
@@ -95,12 +114,15 @@ function filtered(db: Exec, filter: ChannelFilter): ChannelSelect {
 const sorted = (query: ChannelSelect, idSort: boolean) =>
   (idSort ? query.selectAll() : query.selectAll().orderBy("priority", "desc")).orderBy("id", "desc");
 
+const keyIdsOf = async (db: Exec, filter: ChannelFilter): Promise<number[]> =>
+  filter.keyword?.trim() ? channelIdsWithKey(db, filter.keyword.trim()) : [];
+
 /** A page of channels that match, and how many match in all. */
 export async function pageChannels(db: Exec, query: ChannelPageQuery): Promise<{ rows: ChannelRow[]; total: number }> {
-  const base = filtered(db, query);
+  const base = filtered(db, query, await keyIdsOf(db, query));
   const rows = await sorted(base, query.idSort).limit(query.limit).offset(query.offset).execute();
   const count = await base.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return { rows: opened(db, rows), total: Number(count.n) };
 }
 
 /**
@@ -112,7 +134,8 @@ export async function pageChannelRows(
   query: ChannelPageQuery,
 ): Promise<{ rows: { tag: string; channels: ChannelRow[] }[]; total: number }> {
   const untaggedId = sql<number>`CASE WHEN ${sql.ref("tag")} = '' THEN ${sql.ref("id")} ELSE 0 END`;
-  const grouped = filtered(db, query)
+  const keyIds = await keyIdsOf(db, query);
+  const grouped = filtered(db, query, keyIds)
     .select((eb) => ["tag", untaggedId.as("untagged_id"), eb.fn.max("id").as("last_id"), eb.fn.max("priority").as("top")])
     .groupBy(["tag", untaggedId]);
   const ordered = query.idSort ? grouped : grouped.orderBy("top", "desc");
@@ -125,9 +148,9 @@ export async function pageChannelRows(
   if (keys.length === 0) return { rows: [], total };
   const tags = keys.filter((k) => k.tag !== "").map((k) => k.tag);
   const ids = keys.filter((k) => k.tag === "").map((k) => k.id);
-  const members = await sorted(filtered(db, query), query.idSort)
+  const members = opened(db, await sorted(filtered(db, query, keyIds), query.idSort)
     .where((eb) => eb.or([...(tags.length ? [eb("tag", "in", tags)] : []), ...(ids.length ? [eb("id", "in", ids)] : [])]))
-    .execute();
+    .execute());
   const belongs = (k: { tag: string; id: number }, c: ChannelRow) => (k.tag === "" ? c.id === k.id : c.tag === k.tag);
   return { rows: keys.map((k) => ({ tag: k.tag, channels: members.filter((c) => belongs(k, c)) })), total };
 }

@@ -4,7 +4,7 @@ import { runPrepared } from "../prepared";
 
 type KeyValueTable = "options" | "internals";
 
-export async function readAll(db: Db, table: KeyValueTable): Promise<Map<string, string>> {
+export async function readAll(db: Exec, table: KeyValueTable): Promise<Map<string, string>> {
   const rows = await db.k.selectFrom(table).select(["key", "value"]).execute();
   return new Map(rows.map((r) => [r.key, r.value]));
 }

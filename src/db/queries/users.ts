@@ -45,15 +45,27 @@ export async function isUsernameTaken(db: Exec, username: string): Promise<boole
   return row !== undefined;
 }
 
-export async function isEmailTaken(db: Exec, email: string, exceptUserId = 0): Promise<boolean> {
-  const row = await db.k
-    .selectFrom("users")
-    .select("id")
-    .where("email", "=", email)
-    .where("id", "!=", exceptUserId)
-    .executeTakeFirst();
+/** Whether a user other than `exceptUserId` holds this value in a unique column (soft-deleted users included). */
+async function isTakenByAnother(db: Exec, column: "email" | "username_key", value: string, exceptUserId: number): Promise<boolean> {
+  const row = await db.k.selectFrom("users").select("id").where(column, "=", value).where("id", "!=", exceptUserId).executeTakeFirst();
   return row !== undefined;
 }
+
+/** Whether another user's name looks like one with this key. */
+export const isUsernameKeyTaken = (db: Exec, key: string, exceptUserId = 0): Promise<boolean> =>
+  isTakenByAnother(db, "username_key", key, exceptUserId);
+
+/** Users whose look-alike key is not filled in yet (rows from before it existed), oldest first. */
+export async function usersWithoutUsernameKey(db: Exec): Promise<{ id: number; username: string }[]> {
+  return db.k.selectFrom("users").select(["id", "username"]).where("username_key", "is", null).orderBy("id").execute();
+}
+
+export async function setUsernameKey(db: Exec, id: number, key: string): Promise<void> {
+  await db.k.updateTable("users").set({ username_key: key }).where("id", "=", id).execute();
+}
+
+export const isEmailTaken = (db: Exec, email: string, exceptUserId = 0): Promise<boolean> =>
+  isTakenByAnother(db, "email", email, exceptUserId);
 
 export async function isAffCodeTaken(db: Exec, affCode: string): Promise<boolean> {
   const row = await db.k.selectFrom("users").select("id").where("aff_code", "=", affCode).executeTakeFirst();

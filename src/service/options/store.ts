@@ -30,7 +30,7 @@ export class OptionStore {
     const stored = await readAll(this.db, "options");
     const next = new Map<string, string>();
     for (const def of OPTION_DEFS) {
-      const raw = stored.get(def.key);
+      const raw = this.opened(def, stored.get(def.key));
       let value = def.default;
       if (raw !== undefined) {
         try {
@@ -80,16 +80,25 @@ export class OptionStore {
   /** Puts options back to their registry defaults, all of them or none. */
   async reset(keys: readonly string[]): Promise<void> {
     await inTransaction(this.db, async (tx) => {
-      for (const key of keys) await upsert(tx, "options", key, defOf(key).default);
+      for (const key of keys) await upsert(tx, "options", key, this.sealed(defOf(key), defOf(key).default));
     });
     for (const key of keys) this.remember(key, defOf(key).default);
     this.changes?.outbox?.("options");
   }
 
   private async write(key: string, stored: string): Promise<void> {
-    await upsert(this.db, "options", key, stored);
+    await upsert(this.db, "options", key, this.sealed(defOf(key), stored));
     this.remember(key, stored);
     this.changes?.outbox?.("options");
+  }
+
+  /** Secret options are encrypted at rest (Db.secrets); this store holds them decrypted. */
+  private sealed(def: OptionDef, value: string): string {
+    return def.secret && this.db.secrets ? this.db.secrets.seal(value) : value;
+  }
+
+  private opened(def: OptionDef, stored: string | undefined): string | undefined {
+    return def.secret && this.db.secrets && stored !== undefined ? this.db.secrets.open(stored) : stored;
   }
 
   private remember(key: string, stored: string): void {

@@ -1,9 +1,11 @@
 import { DISPLAY_NAME_MAX } from "../../shared/constants";
 import { refuse } from "../errors";
 import { withinLength } from "../input";
+import { refuseUnseenCharacters } from "./names";
 
 /** Trimmed; an empty display name means "use the username", which the caller fills in. */
-export const displayNameOf = (text: string): string => withinLength(text.trim(), DISPLAY_NAME_MAX, "display name");
+export const displayNameOf = (text: string): string =>
+  refuseUnseenCharacters(withinLength(text.trim(), DISPLAY_NAME_MAX, "display name"), "display name");
 
 /** Trimmed; empty clears the email. */
 export function emailOf(text: string): string | null {

@@ -7,7 +7,8 @@ import { manageableUser, requireAdmin } from "./admin-access";
 import { applyChange } from "./admin-change";
 import { idOf, integerOf, textOf, withinLength, type Input } from "../input";
 import { displayNameOf, emailOf } from "./admin-input";
-import { checkUsername } from "./create";
+import { checkNewUsername, checkUsername, refuseLookAlike } from "./create";
+import { usernameKey } from "./names";
 import { toUserView, type UserView } from "./dto";
 import { checkPasswordRules, hashPassword } from "./password";
 import { reloadUser } from "./self";
@@ -44,10 +45,14 @@ function refuseRoleOrStatus(input: Input, target: UserRow): void {
   if (input.status != null && input.status !== target.status) refuse("use enable or disable to change the status");
 }
 
+/** A new name is checked as a new user's would be; the current one, even if it predates those rules, stays. */
 async function refuseTaken(ctx: ServiceContext, target: UserRow, patch: UserPatch): Promise<void> {
   const { username, email } = patch;
-  if (username !== undefined && username !== target.username && (await isUsernameTaken(ctx.db, username))) {
-    refuse("username already exists or has been deleted");
+  if (username !== undefined && username !== target.username) {
+    checkNewUsername(username);
+    if (await isUsernameTaken(ctx.db, username)) refuse("username already exists or has been deleted");
+    await refuseLookAlike(ctx.db, usernameKey(username), target.id);
+    patch.username_key = usernameKey(username);
   }
   if (email && email !== target.email && (await isEmailTaken(ctx.db, email, target.id))) refuse("email is already in use");
 }

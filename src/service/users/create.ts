@@ -1,10 +1,11 @@
 import type { Exec } from "../../db/exec";
-import { insertUser, isAffCodeTaken, isEmailTaken, isUsernameTaken } from "../../db/queries/users";
+import { insertUser, isAffCodeTaken, isEmailTaken, isUsernameKeyTaken, isUsernameTaken } from "../../db/queries/users";
 import type { NewUserRow } from "../../db/schema";
 import { USERNAME_MAX } from "../../shared/constants";
 import { randomAlphanumeric } from "../crypto";
 import { refuse } from "../errors";
 import { nowSeconds } from "../time";
+import { refuseUnseenCharacters, usernameKey } from "./names";
 import { checkPasswordRules, hashPassword } from "./password";
 
 export interface NewUser {
@@ -19,8 +20,9 @@ export interface NewUser {
 }
 
 /** A user checked and hashed, ready to insert (hashing is slow, so it happens before any transaction). */
-export type PreparedUser = Omit<NewUserRow, "aff_code" | "created_at">;
+export type PreparedUser = Omit<NewUserRow, "aff_code" | "created_at"> & { username_key: string };
 
+/** The shape of a username that names a user (existing names predate the character rules, so they pass). */
 export function checkUsername(username: string): string {
   const name = username.trim();
   if (!name) refuse("username is required");
@@ -29,13 +31,21 @@ export function checkUsername(username: string): string {
   return name;
 }
 
+/** A username a user is about to get: the shape, and no unseen characters. */
+export const checkNewUsername = (username: string): string => refuseUnseenCharacters(checkUsername(username), "username");
+
+export const refuseLookAlike = async (db: Exec, key: string, exceptUserId = 0): Promise<void> => {
+  if (await isUsernameKeyTaken(db, key, exceptUserId)) refuse("username is taken: it looks like an existing user's name");
+};
+
 export async function prepareUser(input: NewUser): Promise<PreparedUser> {
-  const username = checkUsername(input.username);
+  const username = checkNewUsername(input.username);
   checkPasswordRules(input.password);
   const row: PreparedUser = {
     username,
+    username_key: usernameKey(username),
     password: await hashPassword(input.password),
-    display_name: input.display_name?.trim() || username,
+    display_name: refuseUnseenCharacters(input.display_name?.trim() || username, "display name"),
     email: input.email?.trim() || null,
     access_token_hash: null,
     deleted_at: null,
@@ -56,6 +66,7 @@ async function uniqueAffCode(db: Exec): Promise<string> {
 
 async function refuseIfTaken(db: Exec, user: PreparedUser): Promise<void> {
   if (await isUsernameTaken(db, user.username)) refuse("username already exists or has been deleted");
+  await refuseLookAlike(db, user.username_key);
   if (user.email && (await isEmailTaken(db, user.email))) refuse("email is already in use");
 }
 

@@ -2,13 +2,14 @@ import { inTransaction } from "../../db/exec";
 import { findUserById, isAffCodeTaken, isEmailTaken, moveAffQuotaToQuota } from "../../db/queries/users";
 import { changeUser } from "./directory";
 import type { UserPatch, UserRow } from "../../db/schema";
-import { DISPLAY_NAME_MAX, LogType, Role } from "../../shared/constants";
+import { LogType, Role } from "../../shared/constants";
 import { quotaText } from "../accounts/register";
 import type { ServiceContext } from "../context";
 import { keyedHash, randomAlphanumeric } from "../crypto";
 import { refuse } from "../errors";
 import { recordBalanceChange } from "../ledger";
 import { nowSeconds } from "../time";
+import { displayNameOf } from "./admin-input";
 import { checkPasswordRules, hashPassword, verifyPassword } from "./password";
 
 export interface SelfUpdate {
@@ -25,9 +26,7 @@ export async function updateSelf(ctx: ServiceContext, user: UserRow, input: Self
   const patch: UserPatch = {};
   if (input.display_name !== undefined) {
     if (typeof input.display_name !== "string") refuse("display_name must be a string");
-    const name = (input.display_name as string).trim();
-    if ([...name].length > DISPLAY_NAME_MAX) refuse(`display name must be at most ${DISPLAY_NAME_MAX} characters`);
-    patch.display_name = name || user.username;
+    patch.display_name = displayNameOf(input.display_name as string) || user.username;
   }
   const changingPassword = typeof input.password === "string" && input.password !== "";
   if (changingPassword) {
