@@ -34,7 +34,7 @@ export interface Config {
   billingJournalDir: string;
   /** Longest quiet gap between two chunks of an upstream stream. */
   streamingTimeoutMs: number;
-  /** Upstream request timeout (to the response headers); 0 means none. */
+  /** Upstream request timeout: to the whole reply, or to a stream's response head; 0 means none. */
   relayTimeoutMs: number;
   /** Seconds between ': PING' comments on a quiet stream; 0 means none. */
   streamPingSeconds: number;
@@ -51,6 +51,9 @@ export function loadDotEnv(path = ".env", env: Record<string, string | undefined
     if (env[key] === undefined) env[key] = value;
   }
 }
+
+/** Long enough for a slow reasoning model's non-stream answer; a hung upstream no longer holds a call (and its reservation) for good. */
+export const DEFAULT_RELAY_TIMEOUT_SECONDS = 600;
 
 const int = (value: string | undefined, fallback: number, name: string): number => optionalInt(value, name) ?? fallback;
 
@@ -76,7 +79,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     billingFlushMs: int(env.BILLING_FLUSH_MS, 50, "BILLING_FLUSH_MS") || 50,
     billingJournalDir: env.BILLING_JOURNAL_DIR || (sqlitePath === ":memory:" ? "" : join(dirname(sqlitePath), "billing-journal")),
     streamingTimeoutMs: int(env.STREAMING_TIMEOUT, 300, "STREAMING_TIMEOUT") * 1000,
-    relayTimeoutMs: int(env.RELAY_TIMEOUT, 0, "RELAY_TIMEOUT") * 1000,
+    relayTimeoutMs: int(env.RELAY_TIMEOUT, DEFAULT_RELAY_TIMEOUT_SECONDS, "RELAY_TIMEOUT") * 1000,
     streamPingSeconds: int(env.STREAM_PING_SECONDS, 0, "STREAM_PING_SECONDS"),
   };
 }

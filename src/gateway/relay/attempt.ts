@@ -53,11 +53,11 @@ export async function attemptUpstream(
     return { ok: false, failure: { status: 0, message: "the channel has no base URL configured" } };
   }
   try {
-    const signal = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+    const deadline = timeoutMs > 0 ? { ms: timeoutMs, untilHead: call.stream } : undefined;
     const response =
       typeof body === "string" && !viaProxy(url)
-        ? await postUpstream(url, headers, body, signal, gate)
-        : fetchedReply(await gatedFetch(url, { method: "POST", headers, body, redirect: "manual", signal }, gate));
+        ? await postUpstream(url, headers, body, undefined, gate, deadline)
+        : fetchedReply(await gatedFetch(url, { method: "POST", headers, body, redirect: "manual", signal: deadline && AbortSignal.timeout(deadline.ms) }, gate));
     if (response.status >= 200 && response.status < 300) return { ok: true, response };
     return await errorOf(response, channel);
   } catch (error) {

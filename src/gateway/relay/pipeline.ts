@@ -118,11 +118,20 @@ async function noteFailure(s: CallState, channel: RouteChannel, failure: Attempt
   if (reason) await setChannelStatus(s.ctx, channel.row.id, ChannelStatus.AutoDisabled, reason).catch(() => {});
 }
 
+/**
+ * An upstream's 401 or 403 is about the channel's own key or account: relayed as such a status (or with the
+ * upstream's code, e.g. invalid_api_key), a client would read it as its gateway key failing.
+ */
+function upstreamRefusedCredentials(status: number, message: string): RelayError {
+  return new RelayError(502, `the upstream refused this channel's credentials (HTTP ${status}): ${message}`, "upstream_auth_error", "upstream_error");
+}
+
 function finalFailure(last: (AttemptResult & { ok: false }) | undefined, s: CallState, group: string): RelayError {
   if (!last) {
     return new RelayError(503, `no available channel for model ${s.req.model} in group ${group}`, "model_not_found", "tollgate_error", 5);
   }
   const { status, message, retryAfter } = last.failure;
+  if (status === 401 || status === 403) return upstreamRefusedCredentials(status, message);
   const httpStatus = status === 0 ? (message.includes("in time") ? 504 : 502) : status;
   return new RelayError(
     httpStatus,

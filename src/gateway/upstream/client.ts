@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { UpstreamGate } from "../../service/egress/gate";
 import { processGate } from "../../service/egress/site-gate";
 import { connect, takeIdle, type Connection, type Origin } from "./connections";
-import { Exchange, StaleConnectionError } from "./exchange";
+import { Exchange, StaleConnectionError, type Deadline } from "./exchange";
 import { wholeReply, type UpstreamReply } from "./reply";
 import { BadReplyError } from "./response-parser";
 
@@ -104,6 +104,7 @@ export async function postUpstream(
   body: string,
   signal?: AbortSignal,
   gate: UpstreamGate = processGate,
+  deadline?: Deadline,
 ): Promise<UpstreamReply> {
   const target = targetOf(url);
   const request = requestText(target, headers, body);
@@ -112,7 +113,7 @@ export async function postUpstream(
     const pooled = attempt === 0 ? takeIdle(target.origin, gate) : undefined;
     const socket = pooled ?? (await connectUnlessAborted(target.origin, gate, signal));
     try {
-      const reply = await new Exchange(socket, request, signal).head;
+      const reply = await new Exchange(socket, request, signal, deadline).head;
       const coding = reply.header("content-encoding")?.toLowerCase();
       return coding && coding !== "identity" ? await decoded(reply, coding) : reply;
     } catch (error) {

@@ -5,6 +5,19 @@ import { BadReplyError, ResponseParser } from "./response-parser";
 /** A pooled connection the server had dropped while it was idle: the request can go again on a new one. */
 export class StaleConnectionError extends Error {}
 
+/**
+ * How long an exchange may take: `untilHead` ends the limit when the reply's head arrives (a stream then runs
+ * under its own idle limit), else it lasts until the whole body is in.
+ */
+export interface Deadline {
+  ms: number;
+  untilHead: boolean;
+}
+
+export class UpstreamTimeoutError extends Error {
+  override name = "TimeoutError";
+}
+
 /** Body bytes held for a slow reader before the connection stops reading (the upstream then waits on TCP). */
 const HIGH_WATER = 1024 * 1024;
 
@@ -41,13 +54,17 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
   private waiting: { resolve(r: ReadableStreamReadResult<Uint8Array>): void; reject(e: Error): void } | null = null;
   private settleHead!: { resolve(reply: UpstreamReply): void; reject(error: Error): void };
   private readonly onAbort: () => void;
+  /** One timer per exchange, cleared when it ends: AbortSignal.timeout's timers outlive the call. */
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly socket: Connection,
     request: string,
     private readonly signal?: AbortSignal,
+    private readonly deadline?: Deadline,
   ) {
     this.head = new Promise<UpstreamReply>((resolve, reject) => (this.settleHead = { resolve, reject }));
+    if (deadline) this.timer = setTimeout(() => this.fail(new UpstreamTimeoutError("the upstream did not answer in time")), deadline.ms);
     this.onAbort = () => this.fail(signal!.reason instanceof Error ? signal!.reason : new Error("aborted"));
     signal?.addEventListener("abort", this.onAbort, { once: true });
     socket.data.user = this;
@@ -81,6 +98,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     }
     if (parsed.done) this.finish();
     if (parsed.head) {
+      if (this.deadline?.untilHead) clearTimeout(this.timer);
       this.status = parsed.head.status;
       this.settleHead.resolve(this);
     }
@@ -180,6 +198,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
   }
 
   private detach(): void {
+    clearTimeout(this.timer);
     this.socket.data.user = null;
     this.signal?.removeEventListener("abort", this.onAbort);
   }
