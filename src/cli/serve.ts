@@ -8,11 +8,17 @@ import { scheduleLogRetention } from "../service/logs/cleanup";
 import { openServiceContext } from "../service/context";
 import { VERSION } from "../shared/version";
 
+/** How long a stop waits for the calls in flight (streams included) to finish and be billed before it closes anyway. */
+const STOP_GRACE_MS = 30_000;
+
 export interface ServeOptions {
   port?: number;
 }
 
-/** Starts the gateway; a SIGTERM or SIGINT stops it gracefully (in-flight requests finish, then the database closes). */
+/**
+ * Starts the gateway; a SIGTERM or SIGINT stops it gracefully: no new connection is taken, the calls in flight
+ * finish and are billed (for up to STOP_GRACE_MS; then the connections left are closed), then the database closes.
+ */
 export async function serve(options: ServeOptions = {}): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
@@ -34,7 +40,13 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     stopping = true;
     console.log(`${signal} received, stopping…`);
     stopRetests();
-    await app.stop();
+    const deadline = Date.now() + STOP_GRACE_MS;
+    const server = app.server;
+    const timer = new Promise<false>((resolve) => setTimeout(resolve, STOP_GRACE_MS, false));
+    if (!(await Promise.race([app.stop().then(() => true), timer]))) await server?.stop(true);
+    if (!(await ctx.relay.book.callsSettled(deadline - Date.now()))) {
+      console.error(`[billing] calls still in flight after ${STOP_GRACE_MS / 1000} s are not billed`);
+    }
     await checkpoints.stop();
     await ctx.close();
     process.exit(0);
