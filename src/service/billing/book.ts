@@ -341,17 +341,18 @@ export class BalanceBook {
       try {
         const charges = orphan.charges(Number((await readOne(this.db, "internals", key)) ?? 0));
         const totals = totalCharges(charges);
-        await this.serial.run(() =>
-          inTransaction(this.db, async (tx) => {
+        await this.serial.run(async () => {
+          await inTransaction(this.db, async (tx) => {
             await writeChargeTotals(tx, totals);
             await upsert(tx, "internals", key, String(orphan.size));
-          }),
-        );
+          });
+          // Balances held here (and in other instances) reload before they are spent against again.
+          for (const id of totals.users.keys()) this.changes.emit("users", id);
+          for (const id of totals.tokens.keys()) this.changes.emit("tokens", id);
+        });
         orphan.remove();
         await removeKey(this.db, "internals", key).catch(() => {});
         recovered += charges.length;
-        for (const id of totals.users.keys()) this.changes.emit("users", id);
-        for (const id of totals.tokens.keys()) this.changes.emit("tokens", id);
       } catch (error) {
         orphan.release();
         console.error(`[billing] could not recover journal ${orphan.name}, will retry:`, error instanceof Error ? error.message : error);
