@@ -42,8 +42,8 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     stopRetests();
     const deadline = Date.now() + STOP_GRACE_MS;
     const server = app.server;
-    const timer = new Promise<false>((resolve) => setTimeout(resolve, STOP_GRACE_MS, false));
-    if (!(await Promise.race([app.stop().then(() => true), timer]))) await server?.stop(true);
+    const finished = await Promise.race([app.stop().then(() => true), Bun.sleep(STOP_GRACE_MS).then(() => false)]);
+    if (!finished) await server?.stop(true);
     if (!(await ctx.relay.book.callsSettled(deadline - Date.now()))) {
       console.error(`[billing] calls still in flight after ${STOP_GRACE_MS / 1000} s are not billed`);
     }

@@ -38,6 +38,8 @@ function chargeOfLine(line: string, logFields: readonly string[]): Charge {
 
 /** Journal files this process writes or is recovering (another book in the same process must not take them). */
 const live = new Set<string>();
+/** Orphaned journals of another database: read once, then passed over by the recoveries that follow. */
+const foreign = new Set<string>();
 
 /**
  * An append-only file of the charges a balance book has settled but not yet written to the database: each
@@ -126,7 +128,7 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
     if (!match) continue;
     const name = file.slice(0, file.indexOf(SUFFIX) + SUFFIX.length);
     const path = join(dir, name);
-    if (live.has(path) || isRunning(writerOfLabel(match[2] ?? match[1]!))) continue;
+    if (live.has(path) || foreign.has(path) || isRunning(writerOfLabel(match[2] ?? match[1]!))) continue;
     const claimed = `${path}.recovering-${writerLabel(thisWriter)}`;
     if (live.has(claimed)) continue;
     try {
@@ -144,6 +146,7 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
     if (header.database !== databaseId) {
       renameSync(claimed, path);
       live.delete(claimed);
+      foreign.add(path);
       continue;
     }
     orphans.push({
