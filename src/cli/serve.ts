@@ -8,16 +8,13 @@ import { scheduleLogRetention } from "../service/logs/cleanup";
 import { openServiceContext } from "../service/context";
 import { VERSION } from "../shared/version";
 
-/** How long a stop waits for the calls in flight (streams included) to finish and be billed before it closes anyway. */
-const STOP_GRACE_MS = 30_000;
-
 export interface ServeOptions {
   port?: number;
 }
 
 /**
  * Starts the gateway; a SIGTERM or SIGINT stops it gracefully: no new connection is taken, the calls in flight
- * finish and are billed (for up to STOP_GRACE_MS; then the connections left are closed), then the database closes.
+ * finish and are billed (for up to SHUTDOWN_TIMEOUT seconds; then the connections left are closed), then the database closes.
  */
 export async function serve(options: ServeOptions = {}): Promise<void> {
   loadDotEnv();
@@ -40,12 +37,13 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     stopping = true;
     console.log(`${signal} received, stopping…`);
     stopRetests();
-    const deadline = Date.now() + STOP_GRACE_MS;
+    const grace = config.shutdownTimeoutMs;
+    const deadline = Date.now() + grace;
     const server = app.server;
-    const finished = await Promise.race([app.stop().then(() => true), Bun.sleep(STOP_GRACE_MS).then(() => false)]);
+    const finished = await Promise.race([app.stop().then(() => true), Bun.sleep(grace).then(() => false)]);
     if (!finished) await server?.stop(true);
     if (!(await ctx.relay.book.callsSettled(deadline - Date.now()))) {
-      console.error(`[billing] calls still in flight after ${STOP_GRACE_MS / 1000} s are not billed`);
+      console.error(`[billing] calls still in flight after SHUTDOWN_TIMEOUT (${grace / 1000} s) are not billed`);
     }
     await checkpoints.stop();
     await ctx.close();

@@ -110,4 +110,15 @@ describe("stopping the gateway loses no charge", () => {
     expect(root.request_count).toBe(1);
     expect(root.used_quota).toBe(logs.q);
   }, 30_000);
+
+  test("a stream that stalls holds the stop no longer than SHUTDOWN_TIMEOUT", async () => {
+    const server = await f.start({ BILLING_FLUSH_MS: "600000", SHUTDOWN_TIMEOUT: "1" });
+    const { key } = await relayThrough(server.url, f.fake.url, 0);
+    f.fake.queueBehavior({ stallAfterChunks: 1 });
+    const { reader } = await startStream(server.url, key);
+    server.process.kill("SIGTERM");
+    const exited = await Promise.race([server.process.exited, Bun.sleep(15_000).then(() => "still running")]);
+    expect(exited).toBe(0);
+    await reader.cancel().catch(() => {});
+  }, 30_000);
 });
