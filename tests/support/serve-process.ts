@@ -6,7 +6,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import { ApiClient } from "./client";
 import { startFakeUpstream, type FakeUpstream } from "./fake-upstream";
-import { spawnUnreaped } from "./unreaped";
+import { processState, spawnUnreaped } from "./unreaped";
 
 const ROOT = join(import.meta.dir, "../..");
 export const SERVE_ROOT_PASSWORD = "root-pass-1234";
@@ -22,25 +22,31 @@ export interface ServeProcess {
 
 /**
  * A real `serve` process (from source) on SQLite file `dbPath`, started in `dir` with `env` added; `unreaped`
- * starts it under a parent that never reaps it, so once killed its pid stays taken by a zombie.
+ * starts it under a parent that never reaps it, so once killed its pid stays taken by a zombie. Ports are below
+ * Linux's ephemeral range (so no client socket holds one); a server that exits at start (its port taken by
+ * another test's server) is started again on another.
  */
 export async function startServeProcess(dir: string, dbPath: string, env: Record<string, string> = {}, unreaped = false): Promise<ServeProcess> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const url = `http://127.0.0.1:${port}`;
-  const cmd = ["bun", join(ROOT, "src/main.ts"), "serve"];
-  const fullEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: dbPath, INITIAL_ROOT_PASSWORD: SERVE_ROOT_PASSWORD, ...env };
-  const server = unreaped
-    ? await spawnUnreaped(cmd, { cwd: dir, env: fullEnv })
-    : { parent: spawn({ cmd, cwd: dir, env: fullEnv, stdout: "ignore", stderr: "inherit" }), pid: 0 };
-  const started = { url, process: server.parent, pid: server.pid || server.parent.pid };
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/api/status`)).ok) return started;
-    } catch {}
-    await Bun.sleep(25);
+  for (let attempt = 1; ; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    const url = `http://127.0.0.1:${port}`;
+    const cmd = ["bun", join(ROOT, "src/main.ts"), "serve"];
+    const fullEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: dbPath, INITIAL_ROOT_PASSWORD: SERVE_ROOT_PASSWORD, ...env };
+    const server = unreaped
+      ? await spawnUnreaped(cmd, { cwd: dir, env: fullEnv })
+      : { parent: spawn({ cmd, cwd: dir, env: fullEnv, stdout: "ignore", stderr: "inherit" }), pid: 0 };
+    const started = { url, process: server.parent, pid: server.pid || server.parent.pid };
+    const exited = () => (unreaped ? (processState(started.pid) ?? "Z") === "Z" : started.process.exitCode !== null);
+    for (let i = 0; i < 200 && !exited(); i++) {
+      try {
+        if ((await fetch(`${url}/api/status`)).ok) return started;
+      } catch {}
+      await Bun.sleep(25);
+    }
+    const died = exited();
+    killServe(started);
+    if (!died || attempt === 3) throw new Error("server did not start");
   }
-  killServe(started);
-  throw new Error("server did not start");
 }
 
 /** Kills a `serve` process (and its unreaping parent) for good. */

@@ -1,11 +1,12 @@
 import { inTransaction, type Exec } from "../../db/exec";
 import { readTokenRemain, readUserQuota, writeChargeTotals } from "../../db/queries/charges";
-import { readOne, removeKey, upsert } from "../../db/queries/key-value";
+import { removeKey, upsert } from "../../db/queries/key-value";
 import type { NewLogRow } from "../../db/schema";
 import type { Amounts, ChangeBus } from "../changes";
 import { Account, type RemoteCharge } from "./accounts";
 import { totalCharges, type Charge } from "./charges";
-import { ChargeJournal, ensureJournalDir, journalKey, orphanJournals } from "./journal";
+import { ChargeJournal, journalKey, type JournalPlace } from "./journal";
+import { recoverJournals } from "./recovery";
 import { SerialQueue } from "./serial";
 
 export class InsufficientQuotaError extends Error {
@@ -18,14 +19,7 @@ export class InsufficientQuotaError extends Error {
   }
 }
 
-/** Where the book journals settled charges until they are written: a folder, and the database they belong to. */
-export interface JournalPlace {
-  dir: string;
-  databaseId: string;
-  /** How often the folder is looked at for journals of processes that died while this one runs (default 10 s). */
-  recoverEveryMs?: number;
-}
-
+/** How often the journal folder is looked at for journals of processes that died while this one runs. */
 const RECOVER_EVERY_MS = 10_000;
 
 /** A journal file grows to about this size, then the next charges go to a new one and it is removed once written. */
@@ -322,44 +316,13 @@ export class BalanceBook {
   }
 
   /**
-   * Writes the charges of journals left by processes that died before writing them (the part after what the
-   * database records), each journal in one transaction that also records the whole file as written (so a
-   * crash before the file is removed cannot replay it twice); then the file and its record go. Runs at start
-   * and on a timer (a writer may die while this process runs). Answers how many charges it wrote.
+   * Writes the charges of journals left by processes that died before writing them (see `recoverJournals`).
+   * Runs at start and on a timer (a writer may die while this process runs). Answers how many charges it wrote.
    */
   recover(): Promise<number> {
     if (!this.journalPlace) return Promise.resolve(0);
-    this.recovering ??= this.recoverOrphans(this.journalPlace).finally(() => (this.recovering = undefined));
+    this.recovering ??= recoverJournals(this.db, this.serial, this.changes, this.journalPlace).finally(() => (this.recovering = undefined));
     return this.recovering;
-  }
-
-  private async recoverOrphans(place: JournalPlace): Promise<number> {
-    ensureJournalDir(place.dir);
-    let recovered = 0;
-    for (const orphan of orphanJournals(place.dir, place.databaseId)) {
-      const key = journalKey(orphan.name);
-      try {
-        const charges = orphan.charges(Number((await readOne(this.db, "internals", key)) ?? 0));
-        const totals = totalCharges(charges);
-        await this.serial.run(async () => {
-          await inTransaction(this.db, async (tx) => {
-            await writeChargeTotals(tx, totals);
-            await upsert(tx, "internals", key, String(orphan.size));
-          });
-          // Balances held here (and in other instances) reload before they are spent against again.
-          for (const id of totals.users.keys()) this.changes.emit("users", id);
-          for (const id of totals.tokens.keys()) this.changes.emit("tokens", id);
-        });
-        orphan.remove();
-        await removeKey(this.db, "internals", key).catch(() => {});
-        recovered += charges.length;
-      } catch (error) {
-        orphan.release();
-        console.error(`[billing] could not recover journal ${orphan.name}, will retry:`, error instanceof Error ? error.message : error);
-      }
-    }
-    if (recovered > 0) console.log(`[billing] wrote ${recovered} charges a process that died had settled but not yet written`);
-    return recovered;
   }
 
   private moveToCommitted(account: Account | undefined, delta: number): void {

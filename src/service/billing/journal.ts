@@ -81,6 +81,14 @@ export class ChargeJournal {
   }
 }
 
+/** Where a balance book journals settled charges until they are written: a folder, and the database they belong to. */
+export interface JournalPlace {
+  dir: string;
+  databaseId: string;
+  /** How often the folder is looked at for journals of processes that died while this one runs (default 10 s). */
+  recoverEveryMs?: number;
+}
+
 /** Creates the journal folder, or stops the start with a clear message: billing cannot run without it. */
 export function ensureJournalDir(dir: string): void {
   try {
