@@ -262,12 +262,15 @@ export class BalanceBook {
     this.enqueue({ userId: log.user_id, tokenId: 0, tokenUnlimited: true, channelId: 0, quota: 0, debit: false, log });
   }
 
+  /**
+   * Queues the charge for the next flush and writes it to the journal at once. A journal that cannot be written
+   * throws: the call is then not answered as complete (its charge still reaches the database with the flush).
+   */
   private enqueue(charge: Charge): void {
-    if (this.journalPlace) {
-      if (this.journals.length === 0) this.journals.push(new ChargeJournal(this.journalPlace.dir, this.journalPlace.databaseId));
-      this.journals.at(-1)!.append(charge);
-    }
     this.queue.push(charge);
+    if (!this.journalPlace) return;
+    if (this.journals.length === 0) this.journals.push(new ChargeJournal(this.journalPlace.dir, this.journalPlace.databaseId));
+    this.journals.at(-1)!.append(charge);
   }
 
   /** What a user can still spend, as the relay sees it (for the billing endpoints and tests). */
