@@ -12,7 +12,10 @@ export interface ServeOptions {
   port?: number;
 }
 
-/** Starts the gateway; a SIGTERM or SIGINT stops it gracefully (in-flight requests finish, then the database closes). */
+/**
+ * Starts the gateway; a SIGTERM or SIGINT stops it gracefully: no new connection is taken, the calls in flight
+ * finish and are billed (for up to SHUTDOWN_TIMEOUT seconds; then the connections left are closed), then the database closes.
+ */
 export async function serve(options: ServeOptions = {}): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
@@ -35,7 +38,14 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     stopping = true;
     console.log(`${signal} received, stopping…`);
     stopRetests();
-    await app.stop();
+    const grace = config.shutdownTimeoutMs;
+    const deadline = Date.now() + grace;
+    const server = app.server;
+    const finished = await Promise.race([app.stop().then(() => true), Bun.sleep(grace).then(() => false)]);
+    if (!finished) await server?.stop(true);
+    if (!(await ctx.relay.book.callsSettled(deadline - Date.now()))) {
+      console.error(`[billing] calls still in flight after SHUTDOWN_TIMEOUT (${grace / 1000} s) are not billed`);
+    }
     await checkpoints.stop();
     await ctx.close();
     process.exit(0);

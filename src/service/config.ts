@@ -38,6 +38,8 @@ export interface Config {
   relayTimeoutMs: number;
   /** Seconds between ': PING' comments on a quiet stream; 0 means none. */
   streamPingSeconds: number;
+  /** How long a stop waits for the calls in flight to finish and be billed before it closes the connections left. */
+  shutdownTimeoutMs: number;
 }
 
 /** Reads KEY=VALUE lines of a .env file into env, without overriding what is already set. */
@@ -81,5 +83,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     streamingTimeoutMs: int(env.STREAMING_TIMEOUT, 300, "STREAMING_TIMEOUT") * 1000,
     relayTimeoutMs: int(env.RELAY_TIMEOUT, DEFAULT_RELAY_TIMEOUT_SECONDS, "RELAY_TIMEOUT") * 1000,
     streamPingSeconds: int(env.STREAM_PING_SECONDS, 0, "STREAM_PING_SECONDS"),
+    shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT, 30, "SHUTDOWN_TIMEOUT") * 1000,
   };
 }

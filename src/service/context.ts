@@ -69,8 +69,7 @@ export async function openServiceContext(config: Config, opened: Db = connect({ 
   const databaseId = await insertIfAbsent(db, "internals", "database_id", randomAlphanumeric(16));
   const relay = openRelayState(db, changes, config, databaseId);
   await relay.ready;
-  const recovered = await relay.book.recover();
-  if (recovered > 0) console.log(`[billing] wrote ${recovered} charges an earlier process had settled but not yet written`);
+  await relay.book.recover();
   const ctx: ServiceContext = {
     config,
     db,

@@ -52,3 +52,22 @@ describe("what a relayed stream keeps for billing", () => {
     expect(outcome.text).toBe("before ");
   });
 });
+
+test("a stream is billed before its last bytes go out: when its charge cannot be recorded, the client does not get a complete answer", async () => {
+  const encoder = new TextEncoder();
+  const parts = [chunk("hello "), usageChunk, "data: [DONE]\n\n"];
+  // Each chunk arrives later, so the relay streams event by event rather than answering one finished body.
+  const upstream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await Bun.sleep(5);
+      const next = parts.shift();
+      if (next === undefined) controller.close();
+      else controller.enqueue(encoder.encode(next));
+    },
+  });
+  const { body } = await relayToEnd(upstream, false, () => {
+    throw new Error("the journal cannot be written");
+  });
+  expect(body).toContain("hello ");
+  expect(body).not.toContain("[DONE]");
+});

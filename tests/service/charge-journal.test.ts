@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Charge } from "../../src/service/billing/charges";
 import { ChargeJournal, ensureJournalDir, orphanJournals } from "../../src/service/billing/journal";
+import { thisWriter, writerLabel } from "../../src/service/billing/writer";
 
 const charge = (quota: number): Charge => ({ userId: 1, tokenId: 2, tokenUnlimited: false, channelId: 3, quota, debit: true, log: null });
 /** A pid no process has (above Linux's pid limit). */
@@ -57,7 +58,7 @@ describe("the charge journal", () => {
   test("a claimed journal goes back when its recovery fails, for the next start", () => {
     writeFileSync(join(dir, `${GONE}-z.jnl`), `${JSON.stringify({ database: "db-a" })}\n${JSON.stringify(charge(5))}\n`);
     const [orphan] = orphanJournals(dir, "db-a");
-    expect(readdirSync(dir)).toEqual([`${GONE}-z.jnl.recovering-${process.pid}`]);
+    expect(readdirSync(dir)).toEqual([`${GONE}-z.jnl.recovering-${writerLabel(thisWriter)}`]);
     orphan!.release();
     expect(readdirSync(dir)).toEqual([`${GONE}-z.jnl`]);
   });

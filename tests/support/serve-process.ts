@@ -6,6 +6,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import { ApiClient } from "./client";
 import { startFakeUpstream, type FakeUpstream } from "./fake-upstream";
+import { processState, spawnUnreaped } from "./unreaped";
 
 const ROOT = join(import.meta.dir, "../..");
 export const SERVE_ROOT_PASSWORD = "root-pass-1234";
@@ -13,28 +14,50 @@ export const SERVE_MODEL = "stop-model";
 
 export interface ServeProcess {
   url: string;
+  /** The server, or (started `unreaped`) the parent that never reaps it. */
   process: Subprocess;
+  /** The server's own pid. */
+  pid: number;
 }
 
-/** A real `serve` process (from source) on SQLite file `dbPath`, started in `dir` with `env` added. */
-export async function startServeProcess(dir: string, dbPath: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const url = `http://127.0.0.1:${port}`;
-  const server = spawn({
-    cmd: ["bun", join(ROOT, "src/main.ts"), "serve"],
-    cwd: dir,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: dbPath, INITIAL_ROOT_PASSWORD: SERVE_ROOT_PASSWORD, ...env },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/api/status`)).ok) return { url, process: server };
-    } catch {}
-    await Bun.sleep(25);
+/**
+ * A real `serve` process (from source) on SQLite file `dbPath`, started in `dir` with `env` added; `unreaped`
+ * starts it under a parent that never reaps it, so once killed its pid stays taken by a zombie. Ports are below
+ * Linux's ephemeral range (so no client socket holds one); a server that exits at start (its port taken by
+ * another test's server) is started again on another.
+ */
+export async function startServeProcess(dir: string, dbPath: string, env: Record<string, string> = {}, unreaped = false): Promise<ServeProcess> {
+  for (let attempt = 1; ; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 12000);
+    const url = `http://127.0.0.1:${port}`;
+    const cmd = ["bun", join(ROOT, "src/main.ts"), "serve"];
+    const fullEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: dbPath, INITIAL_ROOT_PASSWORD: SERVE_ROOT_PASSWORD, ...env };
+    const server = unreaped
+      ? await spawnUnreaped(cmd, { cwd: dir, env: fullEnv })
+      : { parent: spawn({ cmd, cwd: dir, env: fullEnv, stdout: "ignore", stderr: "inherit" }), pid: 0 };
+    const started = { url, process: server.parent, pid: server.pid || server.parent.pid };
+    const exited = () => (unreaped ? (processState(started.pid) ?? "Z") === "Z" : started.process.exitCode !== null);
+    for (let i = 0; i < 200 && !exited(); i++) {
+      try {
+        if ((await fetch(`${url}/api/status`)).ok) return started;
+      } catch {}
+      await Bun.sleep(25);
+    }
+    const died = exited();
+    killServe(started);
+    if (!died || attempt === 3) throw new Error("server did not start");
   }
-  server.kill("SIGKILL");
-  throw new Error("server did not start");
+}
+
+/** Kills a `serve` process (and its unreaping parent) for good. */
+export function killServe(server: ServeProcess): void {
+  // Killed before its parent, while its pid cannot have been reused (nothing reaps it until then).
+  if (server.pid !== server.process.pid) {
+    try {
+      process.kill(server.pid, "SIGKILL");
+    } catch {}
+  }
+  server.process.kill("SIGKILL");
 }
 
 export const chatCalls = (client: OpenAI, n: number) =>
@@ -57,21 +80,21 @@ export interface ServeFixture {
   readonly dir: string;
   readonly dbPath: string;
   readonly fake: FakeUpstream;
-  /** Starts `serve` on the test's database; it is killed after the test. */
-  start(env?: Record<string, string>): Promise<ServeProcess>;
+  /** Starts `serve` on the test's database (see startServeProcess); it is killed after the test. */
+  start(env?: Record<string, string>, unreaped?: boolean): Promise<ServeProcess>;
 }
 
 /** Registers the per-test set-up and clean-up of a ServeFixture (a new folder and fake for every test). */
 export function useServeFixture(prefix: string): ServeFixture {
   let dir = "";
   let fake: FakeUpstream | undefined;
-  let servers: Subprocess[] = [];
+  let servers: ServeProcess[] = [];
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), prefix));
     fake = startFakeUpstream();
   });
   afterEach(async () => {
-    for (const server of servers) server.kill("SIGKILL");
+    for (const server of servers) killServe(server);
     servers = [];
     await fake?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -86,9 +109,9 @@ export function useServeFixture(prefix: string): ServeFixture {
     get fake() {
       return fake!;
     },
-    async start(env = {}) {
-      const server = await startServeProcess(dir, join(dir, "t.db"), env);
-      servers.push(server.process);
+    async start(env = {}, unreaped = false) {
+      const server = await startServeProcess(dir, join(dir, "t.db"), env, unreaped);
+      servers.push(server);
       return server;
     },
   };

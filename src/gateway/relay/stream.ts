@@ -211,6 +211,12 @@ async function relayEvents(
           return false;
         }
       };
+      /** The stream's end: billed first (the charge reaches the journal), then its last bytes and the close go out. */
+      const end = (how: StreamEnd, out = "") => {
+        finish(how);
+        if (out) send(out);
+        closeQuietly(controller);
+      };
       pulling = true;
       try {
         if (early && !send(early)) return;
@@ -222,28 +228,17 @@ async function relayEvents(
           }
           if (result === TIMEOUT) {
             if (gone) return;
-            closeQuietly(controller);
-            return finish("timeout");
+            return end("timeout");
           }
           pendingRead = null;
-          if (result.done) {
-            const { out } = take(splitter.rest());
-            if (out) send(out);
-            closeQuietly(controller);
-            return finish(gone ? "client_gone" : "eof");
-          }
+          if (result.done) return end(gone ? "client_gone" : "eof", take(splitter.rest()).out);
           const { out, done } = take(splitter.push(result.value));
-          if (done) {
-            if (out) send(out);
-            closeQuietly(controller);
-            return finish(gone ? "client_gone" : "done");
-          }
+          if (done) return end(gone ? "client_gone" : "done", out);
           if (out && !send(out)) return;
           if (gone) return;
         }
       } catch {
-        closeQuietly(controller);
-        finish("error");
+        end("error");
       } finally {
         pulling = false;
         if (gone) void drain();

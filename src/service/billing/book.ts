@@ -1,11 +1,12 @@
 import { inTransaction, type Exec } from "../../db/exec";
 import { readTokenRemain, readUserQuota, writeChargeTotals } from "../../db/queries/charges";
-import { readOne, removeKey, upsert } from "../../db/queries/key-value";
+import { removeKey, upsert } from "../../db/queries/key-value";
 import type { NewLogRow } from "../../db/schema";
 import type { Amounts, ChangeBus } from "../changes";
 import { Account, type RemoteCharge } from "./accounts";
 import { totalCharges, type Charge } from "./charges";
-import { ChargeJournal, ensureJournalDir, journalKey, orphanJournals } from "./journal";
+import { ChargeJournal, journalKey, type JournalPlace } from "./journal";
+import { recoverJournals } from "./recovery";
 import { SerialQueue } from "./serial";
 
 export class InsufficientQuotaError extends Error {
@@ -18,11 +19,8 @@ export class InsufficientQuotaError extends Error {
   }
 }
 
-/** Where the book journals settled charges until they are written: a folder, and the database they belong to. */
-export interface JournalPlace {
-  dir: string;
-  databaseId: string;
-}
+/** How often the journal folder is looked at for journals of processes that died while this one runs. */
+const RECOVER_EVERY_MS = 10_000;
 
 /** A journal file grows to about this size, then the next charges go to a new one and it is removed once written. */
 const JOURNAL_ROTATE_BYTES = 16 * 1024 * 1024;
@@ -68,6 +66,9 @@ export class BalanceBook {
   private queue: Charge[] = [];
   private readonly serial = new SerialQueue();
   private readonly timer: Timer;
+  private readonly recoverTimer?: Timer;
+  /** The recovery under way, so the timer's and a caller's never run together. */
+  private recovering?: Promise<number>;
   private readonly unsubscribe: (() => void)[];
   /** Open journal files, the one written now last; earlier ones go once the database has all of them. */
   private readonly journals: ChargeJournal[] = [];
@@ -75,6 +76,9 @@ export class BalanceBook {
   private remoteBatches: RemoteBatch[] = [];
   /** The last batch each other instance has announced written. */
   private readonly remoteWritten = new Map<string, number>();
+  /** Reservations neither settled nor released: the billable calls in flight. */
+  private open = 0;
+  private noneOpen?: () => void;
   /** How long another instance's unwritten charge counts at most (see REMOTE_CHARGE_TTL_MS). */
   remoteTtlMs = REMOTE_CHARGE_TTL_MS;
 
@@ -86,6 +90,10 @@ export class BalanceBook {
   ) {
     this.timer = setInterval(() => void this.flush().catch(() => {}), flushMs);
     this.timer.unref();
+    if (journalPlace) {
+      this.recoverTimer = setInterval(() => void this.recover().catch(() => {}), journalPlace.recoverEveryMs ?? RECOVER_EVERY_MS);
+      this.recoverTimer.unref();
+    }
     this.unsubscribe = [
       changes.on("users", (id) => this.markStale(this.users, id)),
       changes.on("tokens", (id) => this.markStale(this.tokens, id)),
@@ -202,6 +210,7 @@ export class BalanceBook {
     }
     user.reserved += amount;
     if (limited) limited.reserved += amount;
+    this.open++;
     return { userId, tokenId: token?.id ?? 0, tokenUnlimited: token?.unlimited ?? true, amount, closed: false };
   }
 
@@ -209,6 +218,7 @@ export class BalanceBook {
   release(reservation: Reservation): void {
     if (reservation.closed) return;
     reservation.closed = true;
+    if (--this.open === 0) this.noneOpen?.();
     this.users.get(reservation.userId)!.reserved -= reservation.amount;
     if (!reservation.tokenUnlimited) this.tokens.get(reservation.tokenId)!.reserved -= reservation.amount;
   }
@@ -231,17 +241,36 @@ export class BalanceBook {
     });
   }
 
+  /**
+   * Resolves once no call holds a reservation (each call in flight has settled or given its reservation back,
+   * a stream whose client left included), or after `ms`: answers whether none is left.
+   */
+  async callsSettled(ms: number): Promise<boolean> {
+    if (this.open === 0) return true;
+    let timer: Timer | undefined;
+    const settled = await new Promise<boolean>((resolve) => {
+      this.noneOpen = () => resolve(true);
+      timer = setTimeout(() => resolve(false), Math.max(0, ms));
+    });
+    clearTimeout(timer);
+    this.noneOpen = undefined;
+    return settled;
+  }
+
   /** Queues a log row that moves no money (errors, channel tests). */
   record(log: NewLogRow): void {
     this.enqueue({ userId: log.user_id, tokenId: 0, tokenUnlimited: true, channelId: 0, quota: 0, debit: false, log });
   }
 
+  /**
+   * Queues the charge for the next flush and writes it to the journal at once. A journal that cannot be written
+   * throws: the call is then not answered as complete (its charge still reaches the database with the flush).
+   */
   private enqueue(charge: Charge): void {
-    if (this.journalPlace) {
-      if (this.journals.length === 0) this.journals.push(new ChargeJournal(this.journalPlace.dir, this.journalPlace.databaseId));
-      this.journals.at(-1)!.append(charge);
-    }
     this.queue.push(charge);
+    if (!this.journalPlace) return;
+    if (this.journals.length === 0) this.journals.push(new ChargeJournal(this.journalPlace.dir, this.journalPlace.databaseId));
+    this.journals.at(-1)!.append(charge);
   }
 
   /** What a user can still spend, as the relay sees it (for the billing endpoints and tests). */
@@ -256,7 +285,6 @@ export class BalanceBook {
       const settledUpTo = this.changes.sealSettled();
       const batch = this.queue;
       this.queue = [];
-      for (const journal of this.journals) journal.sync();
       const marks = this.journals.map((journal) => ({ journal, bytes: journal.bytes }));
       const totals = totalCharges(batch);
       try {
@@ -291,35 +319,13 @@ export class BalanceBook {
   }
 
   /**
-   * Writes the charges of journals left by a process that died before writing them (the part after what the
-   * database records), each journal in one transaction that also records the whole file as written (so a
-   * crash before the file is removed cannot replay it twice); then the file and its record go. Answers how many.
+   * Writes the charges of journals left by processes that died before writing them (see `recoverJournals`).
+   * Runs at start and on a timer (a writer may die while this process runs). Answers how many charges it wrote.
    */
-  async recover(): Promise<number> {
-    if (!this.journalPlace) return 0;
-    ensureJournalDir(this.journalPlace.dir);
-    let recovered = 0;
-    for (const orphan of orphanJournals(this.journalPlace.dir, this.journalPlace.databaseId)) {
-      const key = journalKey(orphan.name);
-      try {
-        const charges = orphan.charges(Number((await readOne(this.db, "internals", key)) ?? 0));
-        const totals = totalCharges(charges);
-        await this.serial.run(() =>
-          inTransaction(this.db, async (tx) => {
-            await writeChargeTotals(tx, totals);
-            await upsert(tx, "internals", key, String(orphan.size));
-          }),
-        );
-        orphan.remove();
-        await removeKey(this.db, "internals", key).catch(() => {});
-        recovered += charges.length;
-      } catch (error) {
-        orphan.release();
-        console.error(`[billing] could not recover journal ${orphan.name}, will retry at the next start:`, error instanceof Error ? error.message : error);
-      }
-    }
-    for (const account of [...this.users.values(), ...this.tokens.values()]) account.stale = true;
-    return recovered;
+  recover(): Promise<number> {
+    if (!this.journalPlace) return Promise.resolve(0);
+    this.recovering ??= recoverJournals(this.db, this.serial, this.changes, this.journalPlace).finally(() => (this.recovering = undefined));
+    return this.recovering;
   }
 
   private moveToCommitted(account: Account | undefined, delta: number): void {
@@ -331,6 +337,8 @@ export class BalanceBook {
   /** Stops the timer and writes everything still queued. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.recoverTimer);
+    await this.recovering?.catch(() => {});
     for (const off of this.unsubscribe) off();
     for (let attempt = 0; attempt < 5 && this.queue.length > 0; attempt++) {
       await this.flush().catch(() => Bun.sleep(100));

@@ -4,6 +4,7 @@ import { randomAlphanumeric } from "../crypto";
 import { LOG_COLUMNS } from "../../db/queries/charges";
 import type { NewLogRow } from "../../db/schema";
 import type { Charge } from "./charges";
+import { isRunning, thisWriter, writerLabel, writerOfLabel } from "./writer";
 
 const SUFFIX = ".jnl";
 
@@ -37,53 +38,55 @@ function chargeOfLine(line: string, logFields: readonly string[]): Charge {
 
 /** Journal files this process writes or is recovering (another book in the same process must not take them). */
 const live = new Set<string>();
+/** Orphaned journals of another database: read once, then passed over by the recoveries that follow. */
+const foreign = new Set<string>();
 
 /**
- * An append-only file of the charges a balance book has settled but not yet written to the database: the
- * charges settled in one turn of the event loop are appended together at its end (one write for many calls
- * under load), so a process that dies (killed, out of memory) loses no charge. The book records, in the transaction that writes a batch, how far into the file the
- * database has it; what lies after that point is replayed by the next start (`recoverJournals`).
- * The first line names the database the charges belong to. Files are named `<pid>-<random>.jnl`.
+ * An append-only file of the charges a balance book has settled but not yet written to the database: each
+ * charge is written to the file as it is settled, before its reply's last byte goes out, so a process that
+ * dies (killed, out of memory) loses no charge its client was answered for (one small write per call; the
+ * kernel keeps it when the process dies, a power loss is not covered). The book records, in the transaction
+ * that writes a batch, how far into the file the database has it; what lies after that point is replayed by
+ * `BalanceBook.recover`. The first line names the database the charges belong to. Files are named
+ * `<writer>-<random>.jnl`, the writer as `writerLabel` spells it.
  */
 export class ChargeJournal {
   readonly name: string;
   private readonly path: string;
   private fd: number;
-  /** Bytes written so far, header included: after `sync`, the offset a flush records. */
+  /** Bytes written so far, header included: the offset a flush records. */
   bytes = 0;
-  private pending = "";
 
   constructor(dir: string, databaseId: string) {
     mkdirSync(dir, { recursive: true });
-    this.name = `${process.pid}-${randomAlphanumeric(10)}${SUFFIX}`;
+    this.name = `${writerLabel(thisWriter)}-${randomAlphanumeric(10)}${SUFFIX}`;
     this.path = join(dir, this.name);
     this.fd = openSync(this.path, "a", 0o600);
     live.add(this.path);
     this.bytes += writeSync(this.fd, `${JSON.stringify({ database: databaseId, log_fields: LOG_COLUMNS })}\n`);
   }
 
+  /** Writes the charge to the file now. */
   append(charge: Charge): void {
-    if (!this.pending) setImmediate(() => this.sync());
-    this.pending += `${chargeLine(charge)}\n`;
-  }
-
-  /** Writes what was appended and not yet written. */
-  sync(): void {
-    if (!this.pending || this.fd < 0) return;
-    const text = this.pending;
-    this.pending = "";
-    this.bytes += writeSync(this.fd, text);
+    if (this.fd >= 0) this.bytes += writeSync(this.fd, `${chargeLine(charge)}\n`);
   }
 
   /** Closes the file; removes it when the database holds all of it. */
   close(remove: boolean): void {
     if (this.fd < 0) return;
-    this.sync();
     closeSync(this.fd);
     this.fd = -1;
     live.delete(this.path);
     if (remove) unlinkSync(this.path);
   }
+}
+
+/** Where a balance book journals settled charges until they are written: a folder, and the database they belong to. */
+export interface JournalPlace {
+  dir: string;
+  databaseId: string;
+  /** How often the folder is looked at for journals of processes that died while this one runs (default 10 s). */
+  recoverEveryMs?: number;
 }
 
 /** Creates the journal folder, or stops the start with a clear message: billing cannot run without it. */
@@ -108,25 +111,12 @@ export interface OrphanJournal {
   charges(offset: number): Charge[];
   /** Removes the file once its charges are in the database. */
   remove(): void;
-  /** Puts the file back for a later start (recovery failed). */
+  /** Puts the file back for a later attempt (recovery failed). */
   release(): void;
 }
 
-/** Whether process `pid` runs (another process than this one). */
-function alive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  // The same pid as ours is a restart (pid 1 in a container): those files are not this process's own.
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** `<pid>-<random>.jnl`, or the same claimed by a recovering process: `….jnl.recovering-<pid>`. */
-const JOURNAL_FILE = /^(\d+)-[0-9A-Za-z]+\.jnl(?:\.recovering-(\d+))?$/;
+/** `<writer>-<random>.jnl`, or the same claimed by a recovering process: `….jnl.recovering-<writer>`. */
+const JOURNAL_FILE = /^(\d+(?:\.\d+)?)-[0-9A-Za-z]+\.jnl(?:\.recovering-(\d+(?:\.\d+)?))?$/;
 
 /**
  * Journals in `dir` left by processes that are gone, for the database `databaseId`: files of dead writers, and
@@ -146,9 +136,8 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
     if (!match) continue;
     const name = file.slice(0, file.indexOf(SUFFIX) + SUFFIX.length);
     const path = join(dir, name);
-    const owner = Number(match[2] ?? match[1]);
-    if (live.has(path) || alive(owner)) continue;
-    const claimed = `${path}.recovering-${process.pid}`;
+    if (live.has(path) || foreign.has(path) || isRunning(writerOfLabel(match[2] ?? match[1]!))) continue;
+    const claimed = `${path}.recovering-${writerLabel(thisWriter)}`;
     if (live.has(claimed)) continue;
     try {
       renameSync(join(dir, file), claimed);
@@ -165,6 +154,7 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
     if (header.database !== databaseId) {
       renameSync(claimed, path);
       live.delete(claimed);
+      foreign.add(path);
       continue;
     }
     orphans.push({
