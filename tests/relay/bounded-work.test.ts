@@ -136,3 +136,33 @@ describe.each(DIALECTS)("a body nested a million deep on %s", (dialect) => {
     });
   }
 });
+
+describe("a request with thousands of headers", () => {
+  let env: RelayEnv;
+  beforeAll(async () => (env = await startRelayEnv("sqlite")));
+  afterAll(() => env.stop());
+
+  test("is refused by the runtime with 431 before any of our code runs, and the server keeps answering", async () => {
+    const { port } = new URL(env.s.url);
+    let head = `POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${env.key}\r\n`;
+    for (let i = 0; i < 5000; i++) head += `x-h${i}: v\r\n`;
+    const statusLine = await new Promise<string>((resolve, reject) => {
+      let received = "";
+      Bun.connect({
+        hostname: "127.0.0.1",
+        port: Number(port),
+        socket: {
+          open: (socket) => void socket.write(`${head}content-length: 2\r\n\r\n{}`),
+          data: (socket, data) => {
+            received += data.toString();
+            if (received.includes("\r\n")) socket.end();
+          },
+          close: () => resolve(received.split("\r\n")[0]!),
+          error: (_socket, error) => reject(error),
+        },
+      });
+    });
+    expect(statusLine).toBe("HTTP/1.1 431 Request Header Fields Too Large");
+    expect((await fetch(`${env.s.url}/api/status`)).status).toBe(200);
+  });
+});
