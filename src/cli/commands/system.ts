@@ -54,7 +54,7 @@ export function systemCommands(program: Command): void {
     .addHelpText("after", "\nExample:\n  PORT=8080 SQLITE_PATH=/data/tollgate.db tollgate serve")
     .option("-p, --port <port>", "port to listen on (default: PORT or 3000)", integer(0, 65535))
     .action(async (flags: { port?: number }) => {
-      const { serve } = await import("../serve");
+      const { serve } = await import("../../server/serve");
       await serve(flags);
     });
 
