@@ -16,7 +16,7 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   // As the CLI's default command `serve` without options, errors reported the same way.
   exitQuietlyOnEpipe();
   try {
-    const { serve } = await import("./cli/serve");
+    const { serve } = await import("./server/serve");
     await serve({});
   } catch (error) {
     (await import("./cli/output")).report(error);

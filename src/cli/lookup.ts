@@ -1,4 +1,4 @@
-import type { UserRow } from "../db/schema";
+import type { UserRow } from "../service/users/directory";
 import { listChannels } from "../service/channels/list";
 import type { ChannelView } from "../service/channels/view";
 import type { ServiceContext } from "../service/context";

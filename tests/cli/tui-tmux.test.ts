@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { rootOf } from "../../src/cli/context";
+import { actingRoot } from "../../src/service/accounts/acting-root";
 import { createChannels } from "../../src/service/channels/create";
 import { loadConfig } from "../../src/service/config";
 import { openServiceContext } from "../../src/service/context";
@@ -48,7 +48,7 @@ describe("tollgate tui in a real terminal (tmux, 80×24)", () => {
   beforeAll(async () => {
     db = await cliDatabase();
     const ctx = await openServiceContext(loadConfig(db.env));
-    const root = await rootOf(ctx);
+    const root = await actingRoot(ctx);
     const body = (name: string, priority: number) => ({ type: 1, name, key: `sk-${name}`, models: "gpt-4o", group: "default", priority });
     await createChannels(ctx, root, body("tmux-first", 10));
     channelId = ((await createChannels(ctx, root, body("tmux-second", 5))) as { id: number }).id;

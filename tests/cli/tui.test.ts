@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createElement } from "react";
-import { rootOf } from "../../src/cli/context";
+import { actingRoot } from "../../src/service/accounts/acting-root";
 import type { AppProps } from "../../src/cli/tui/app";
 import { languageOf } from "../../src/cli/tui/language";
 import { compileMacrosOnLoad } from "../../src/cli/tui/macros";
@@ -47,7 +47,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "tollgate-tui-"));
   ctx = await openServiceContext(loadConfig({ SQLITE_PATH: join(dir, "tollgate.db"), INITIAL_ROOT_PASSWORD: "root-pass-1234" }));
   await bootstrapRoot(ctx);
-  root = await rootOf(ctx);
+  root = await actingRoot(ctx);
   const body = (name: string, priority: number) => ({ type: 1, name, key: `sk-${name}`, models: "gpt-4o,gpt-4o-mini", group: "default", priority });
   channels = [(await createChannels(ctx, root, body("alpha", 10))) as ChannelView, (await createChannels(ctx, root, body("beta", 5))) as ChannelView];
   const user = async (username: string) => (await userRow(ctx, (await createUserAsAdmin(ctx, root, { username, password: "password-1234" })).id)) as UserRow;

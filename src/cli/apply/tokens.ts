@@ -1,4 +1,4 @@
-import type { UserRow } from "../../db/schema";
+import type { UserRow } from "../../service/users/directory";
 import { refuse } from "../../service/errors";
 import { setTokenKey } from "../../service/tokens/chosen-key";
 import { createTokens } from "../../service/tokens/create";

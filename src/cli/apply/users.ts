@@ -1,4 +1,4 @@
-import type { UserRow } from "../../db/schema";
+import type { UserRow } from "../../service/users/directory";
 import type { ServiceContext } from "../../service/context";
 import { randomAlphanumeric } from "../../service/crypto";
 import { refuse } from "../../service/errors";

@@ -1,7 +1,4 @@
 import type { Command } from "commander";
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { refuse } from "../../service/errors";
 import { VERSION } from "../../shared/version";
 import { sub } from "../define";
 import { action, integer, say } from "../output";
@@ -11,33 +8,17 @@ import { progress } from "../progress";
 const cliConfig = async () => (await import("../context")).cliConfig();
 
 async function migrateNow(): Promise<void> {
-  const [{ connect }, { migrate }] = await Promise.all([import("../../db/connect"), import("../../db/migrations")]);
-  const config = await cliConfig();
-  const db = connect({ dsn: config.sqlDsn, sqlitePath: config.sqlitePath });
-  try {
-    const applied = await migrate(db);
-    say(applied.length ? applied.map((name) => `applied ${name}`).join("\n") : "up to date");
-  } finally {
-    await db.close();
-  }
+  const { migrateDatabase } = await import("../../service/database/migrate");
+  const applied = await migrateDatabase(await cliConfig());
+  say(applied.length ? applied.map((name) => `applied ${name}`).join("\n") : "up to date");
 }
 
 async function backupNow(file: string, force: boolean): Promise<void> {
-  const config = await cliConfig();
-  if (config.sqlDsn) {
-    const tool = /^mysql|^mariadb/i.test(config.sqlDsn) ? "mysqldump --single-transaction" : "pg_dump";
-    refuse(`backup copies the SQLite file only; for this database use ${tool}`);
-  }
-  const source = resolve(config.sqlitePath);
-  const target = resolve(file);
-  if (!existsSync(source)) refuse(`no database at ${source}`);
-  if (source === target) refuse("the backup cannot overwrite the database itself");
-  if (existsSync(target) && !force) refuse(`${file} already exists (--force replaces it)`);
-  const { backupSqlite } = await import("../../db/backup");
+  const { backupDatabase } = await import("../../service/database/backup");
   const bar = progress("backup");
   const started = performance.now();
   try {
-    const bytes = await backupSqlite(source, target, bar.update);
+    const { source, target, bytes } = await backupDatabase(await cliConfig(), { file, force, onProgress: bar.update });
     bar.finish();
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     say(`backed up ${source} to ${target} (${(bytes / 1048576).toFixed(1)} MB in ${seconds} s)`);
@@ -54,7 +35,7 @@ export function systemCommands(program: Command): void {
     .addHelpText("after", "\nExample:\n  PORT=8080 SQLITE_PATH=/data/tollgate.db tollgate serve")
     .option("-p, --port <port>", "port to listen on (default: PORT or 3000)", integer(0, 65535))
     .action(async (flags: { port?: number }) => {
-      const { serve } = await import("../serve");
+      const { serve } = await import("../../server/serve");
       await serve(flags);
     });
 

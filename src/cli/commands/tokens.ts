@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { UserRow } from "../../db/schema";
+import type { UserRow } from "../../service/users/directory";
 import type { ServiceContext } from "../../service/context";
 import { createTokens } from "../../service/tokens/create";
 import { deleteToken } from "../../service/tokens/delete";

@@ -1,7 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Box, useApp, useInput, useWindowSize } from "ink";
 import { useCallback, useMemo, useState, type ReactNode } from "react";
-import type { UserRow } from "../../db/schema";
+import type { UserRow } from "../../service/users/directory";
 import type { ServiceContext } from "../../service/context";
 import type { Probe } from "../../service/relay/channel-tests";
 import { ChannelsScreen, channelKeys } from "./channels";

@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { UserRow } from "../../db/schema";
+import type { UserRow } from "../../service/users/directory";
 import type { ServiceContext } from "../../service/context";
 import type { Probe } from "../../service/relay/channel-tests";
 

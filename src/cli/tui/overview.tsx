@@ -1,7 +1,7 @@
 import { t } from "@lingui/core/macro";
 import { Box, Text } from "ink";
 import { useMemo } from "react";
-import type { ColumnTotals } from "../../db/queries/overview";
+import type { ColumnTotals } from "../../service/stats/overview";
 import { openOverview } from "../../service/stats/overview";
 import { useTui } from "./context";
 import { clockOf, countOf, percentOf, quotaOf } from "./format";

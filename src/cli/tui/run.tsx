@@ -1,7 +1,8 @@
 import { render } from "ink";
 import { relayProbe } from "../../gateway/relay/probe";
+import { actingRoot } from "../../service/accounts/acting-root";
 import { openServiceContext } from "../../service/context";
-import { cliConfig, rootOf } from "../context";
+import { cliConfig } from "../context";
 import type { Language } from "./language";
 import { compileMacrosOnLoad } from "./macros";
 
@@ -12,7 +13,7 @@ export async function runTui(language: Language): Promise<void> {
   i18n.activate(language);
   const ctx = await openServiceContext(cliConfig());
   try {
-    const actor = await rootOf(ctx);
+    const actor = await actingRoot(ctx);
     // The terminal was checked before; a CI variable in the environment must not turn the screen static.
     const app = render(<App ctx={ctx} actor={actor} probe={relayProbe(ctx)} />, { alternateScreen: true, interactive: true });
     await app.waitUntilExit();

@@ -1,4 +1,4 @@
-import type { UserRow } from "../../db/schema";
+import type { UserRow } from "../../service/users/directory";
 import { userOfCredential, type Credential } from "../../service/accounts/authenticate";
 import type { ServiceContext } from "../../service/context";
 import { ServiceError } from "../../service/errors";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { UserRow } from "../../db/schema";
+import type { UserRow } from "../../service/users/directory";
 import { updateAllBalances, updateChannelBalance } from "../../service/channels/balance";
 import { copyChannel } from "../../service/channels/copy";
 import { createChannels } from "../../service/channels/create";

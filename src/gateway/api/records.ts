@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { RecordTable } from "../../db/queries/tasks";
+import type { RecordTable } from "../../service/records/list";
 import type { ServiceContext } from "../../service/context";
 import { listRecords, type RecordScope } from "../../service/records/list";
 import { Role } from "../../shared/constants";

@@ -5,6 +5,8 @@ import { refuse } from "../errors";
 import { requireAdmin } from "../users/admin-access";
 import { timeRangeOf } from "./time-range";
 
+export type { RecordTable } from "../../db/queries/tasks";
+
 /** "all": an admin's view of every user's records, channel included; "own": the caller's, without the channel. */
 export type RecordScope = "all" | "own";
 

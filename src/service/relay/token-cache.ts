@@ -1,4 +1,4 @@
-import { findLiveTokenByHash } from "../../db/queries/relay-tokens";
+import { findLiveTokenByHash } from "../../db/queries/tokens";
 import type { Exec } from "../../db/exec";
 import type { TokenRow } from "../../db/schema";
 import type { ChangeBus } from "../changes";

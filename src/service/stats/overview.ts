@@ -7,6 +7,8 @@ import { nowSeconds } from "../time";
 import { requireAdmin } from "../users/admin-access";
 import { TodayTally } from "./today";
 
+export type { ColumnTotals } from "../../db/queries/overview";
+
 /** The window of requests and tokens per minute, as the log screen's rpm and tpm. */
 export const RATE_WINDOW_SECONDS = 60;
 /** The window of the error rate. */

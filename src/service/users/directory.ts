@@ -3,6 +3,9 @@ import type { ChangeBus } from "../changes";
 import { findUserById, updateUser } from "../../db/queries/users";
 import type { UserPatch, UserRow } from "../../db/schema";
 
+/** The user rows the directory (and the services) hand out; callers outside the service import the type from here. */
+export type { UserRow } from "../../db/schema";
+
 interface Entry {
   user: UserRow | undefined;
   until: number;

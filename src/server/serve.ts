@@ -1,7 +1,7 @@
-import { checkpointInBackground } from "../db/checkpointer";
 import { createApp } from "../gateway/app";
 import { relayProbe } from "../gateway/relay/probe";
 import { scheduleRetests } from "../service/relay/channel-tests";
+import { checkpointsInBackground } from "../service/database/checkpoints";
 import { bootstrapRoot } from "../service/accounts/setup";
 import { loadConfig, loadDotEnv } from "../service/config";
 import { scheduleLogRetention } from "../service/logs/cleanup";
@@ -22,7 +22,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   if (options.port !== undefined) config.port = options.port;
   const ctx = await openServiceContext(config);
   for (const notice of ctx.secretKey.notices) console.warn(notice);
-  const checkpoints = await checkpointInBackground(ctx.db);
+  const checkpoints = await checkpointsInBackground(ctx);
   const root = await bootstrapRoot(ctx);
   const app = createApp(ctx).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
   const stopRetests = scheduleRetests(ctx, relayProbe(ctx));
