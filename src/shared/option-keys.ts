@@ -80,7 +80,7 @@ export type ChoiceOptionKey = OptionKeyOfKind<"choice">;
 /** Options edited as plain text: everything but switches, numbers, choices and JSON. */
 export type TextOptionKey = Exclude<OptionKey, BoolOptionKey | NumberOptionKey | JsonOptionKey | ChoiceOptionKey>;
 
-/** One option as GET /api/option/ lists it and PUT /api/option/ saves it (always text on the way out). */
+/** One option as GET /api/option/ lists it, and as the console saves it with PUT /api/option/. */
 export interface OptionEntry {
   key: OptionKey;
   value: string;
