@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { OPTION_BY_KEY, OPTION_DEFS } from "../../src/service/options/registry";
 import { OptionStore } from "../../src/service/options/store";
 import { Role } from "../../src/shared/constants";
+import type { OptionKey } from "../../src/shared/option-keys";
 import type { ApiClient } from "../support/client";
 import { DIALECTS } from "../support/databases";
 import { startTestServer, uniqueName, type TestServer } from "../support/server";
@@ -75,7 +76,7 @@ describe.each(DIALECTS)("site options on %s", (dialect) => {
       await put("DrawingEnabled", "true");
     });
 
-    const refusals: [string, unknown, string][] = [
+    const refusals: [OptionKey, unknown, string][] = [
       ["ModelRatio", '{"gpt-4o": 1,', "ModelRatio is not a valid JSON string"],
       ["TopupGroupRatio", "not json", "TopupGroupRatio is not a valid JSON string"],
       ["Chats", "[", "Chats is not a valid JSON string"],

@@ -3,6 +3,7 @@ import { upsert } from "../../src/db/queries/key-value";
 import { OPTION_BY_KEY, OPTION_DEFS } from "../../src/service/options/registry";
 import { OptionStore } from "../../src/service/options/store";
 import { normalizeOptionValue } from "../../src/service/options/validate";
+import type { OptionKey } from "../../src/shared/option-keys";
 import { DIALECTS } from "../support/databases";
 import { useMigratedDatabase } from "../support/migrated-database";
 
@@ -33,7 +34,7 @@ DefaultUseAutoGroup ModelPrice ModelRatio CompletionRatio`.split(/\s+/);
 
 describe("the option registry", () => {
   test("holds every option of the spec, once", () => {
-    const keys = OPTION_DEFS.map((d) => d.key);
+    const keys: string[] = OPTION_DEFS.map((d) => d.key);
     expect(new Set(keys).size).toBe(keys.length);
     for (const key of SPEC_KEYS) expect(keys).toContain(key);
   });
@@ -154,7 +155,7 @@ describe.each(DIALECTS)("option persistence on %s", (dialect) => {
 
   test("set, then a new store on the same database loads the same values", async () => {
     const store = await loaded();
-    const values: Record<string, unknown> = {
+    const values: Partial<Record<OptionKey, unknown>> = {
       SystemName: "Gate 7",
       RegisterEnabled: false,
       Price: 8.25,
@@ -164,9 +165,10 @@ describe.each(DIALECTS)("option persistence on %s", (dialect) => {
       GroupRatio: '{"default":1,"vip":0.8}',
       DataExportDefaultTime: "week",
     };
-    for (const [key, value] of Object.entries(values)) await store.set(key, value);
+    const keys = Object.keys(values) as OptionKey[];
+    for (const key of keys) await store.set(key, values[key]);
     const again = await loaded();
-    for (const key of Object.keys(values)) expect(again.raw(key)).toBe(store.raw(key));
+    for (const key of keys) expect(again.raw(key)).toBe(store.raw(key));
     expect(again.raw("ServerAddress")).toBe("https://gw.example.com");
     expect(again.bool("RegisterEnabled")).toBe(false);
     expect(again.num("Price")).toBe(8.25);
@@ -184,6 +186,7 @@ describe.each(DIALECTS)("option persistence on %s", (dialect) => {
     const store = await loaded();
     await store.set("MinTopUp", 5);
     await expect(store.set("MinTopUp", 0)).rejects.toThrow("MinTopUp must be at least 1");
+    // @ts-expect-error a caller that bypasses the type still meets the store's own refusal
     await expect(store.set("NoSuchOption", "x")).rejects.toThrow("unknown option: NoSuchOption");
     expect(store.raw("MinTopUp")).toBe("5");
     expect((await loaded()).raw("MinTopUp")).toBe("5");
@@ -203,7 +206,7 @@ describe.each(DIALECTS)("option persistence on %s", (dialect) => {
     await store.set("ModelPrice", '{"custom":0.5}');
     await store.reset(["ModelRatio", "ModelPrice"]);
     const again = await loaded();
-    for (const key of ["ModelRatio", "ModelPrice"]) expect(again.raw(key)).toBe(OPTION_BY_KEY.get(key)!.default);
+    for (const key of ["ModelRatio", "ModelPrice"] as const) expect(again.raw(key)).toBe(OPTION_BY_KEY.get(key)!.default);
   });
 
   describe("server address required before saving payment", () => {
@@ -211,7 +214,7 @@ describe.each(DIALECTS)("option persistence on %s", (dialect) => {
 
     test("payment settings are refused while ServerAddress is empty", async () => {
       const store = fresh();
-      for (const key of ["PayAddress", "EpayId", "EpayKey"]) {
+      for (const key of ["PayAddress", "EpayId", "EpayKey"] as const) {
         await expect(store.set(key, key === "PayAddress" ? "https://pay.example.com" : "x")).rejects.toThrow(
           "the server address is required before saving payment settings",
         );

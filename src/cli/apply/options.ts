@@ -3,6 +3,7 @@ import { checkConsistency } from "../../service/options/consistency";
 import { OPTION_BY_KEY, OPTION_DEFS, type OptionDef } from "../../service/options/registry";
 import { normalizeOptionValue } from "../../service/options/validate";
 import type { ServiceContext } from "../../service/context";
+import type { OptionKey } from "../../shared/option-keys";
 import { refuse } from "../../service/errors";
 import { at, step, type Planner, type Step } from "./plan";
 
@@ -13,17 +14,17 @@ import { at, step, type Planner, type Step } from "./plan";
 export async function planOptions({ ctx }: Planner, options: Record<string, unknown>): Promise<Step[]> {
   const steps: Step[] = [];
   /** The values as they will be once the options before this one are saved, for the rules between options. */
-  const planned = new Map<string, string>();
-  const valueOf = (key: string) => planned.get(key) ?? ctx.options.raw(key);
+  const planned = new Map<OptionKey, string>();
+  const valueOf = (key: OptionKey) => planned.get(key) ?? ctx.options.raw(key);
   for (const [key, value] of Object.entries(options)) {
     const def = OPTION_BY_KEY.get(key) ?? refuse(`options: unknown option "${key}"`);
     const stored = await at(`options.${key}`, () => {
       const normalized = normalizeOptionValue(def, value);
-      checkConsistency(key, normalized, valueOf);
+      checkConsistency(def.key, normalized, valueOf);
       return normalized;
     });
-    const current = ctx.options.raw(key);
-    planned.set(key, stored);
+    const current = ctx.options.raw(def.key);
+    planned.set(def.key, stored);
     const changes = stored === current ? [] : [def.secret ? { field: "value" } : { field: "value", from: current, to: stored }];
     steps.push(step("option", key, "update", changes, () => saveOption(ctx, { key, value: stored })));
   }

@@ -20,7 +20,7 @@ const PREFIXES_BY_TYPE: Record<number, string[]> = {
 };
 
 function pricedModels(ctx: ServiceContext): string[] {
-  const current = ["ModelRatio", "ModelPrice"].map((key) => ctx.options.json<object>(key));
+  const current = (["ModelRatio", "ModelPrice"] as const).map((key) => ctx.options.json<object>(key));
   return [DEFAULT_MODEL_RATIO, DEFAULT_MODEL_PRICE, ...current].flatMap(Object.keys);
 }
 

@@ -1,24 +1,13 @@
 import { QUOTA_PER_UNIT } from "../../shared/constants";
+import type { OPTION_KINDS, OptionKey, OptionKind } from "../../shared/option-keys";
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from "./default-prices";
 import type { JsonShape } from "./json-shapes";
 
-export type OptionKind =
-  | "bool"
-  | "int"
-  | "float"
-  | "choice"
-  | "string"
-  | "text"
-  | "address"
-  | "comma-list"
-  | "status-codes"
-  | "json"
-  /** Addresses, CIDR ranges and host names (src/service/egress/allow-list.ts). */
-  | "allow-list";
+export type { OptionKind } from "../../shared/option-keys";
 
-export interface OptionDef {
-  key: string;
-  kind: OptionKind;
+/** One option's kind, default and rules; its key is where the registry lists it. */
+export interface OptionRule<Kind extends OptionKind = OptionKind> {
+  kind: Kind;
   /** Stored form of the default value. */
   default: string;
   /** Listed with a blank value; only root can write it, nobody can read it back. */
@@ -29,16 +18,20 @@ export interface OptionDef {
   shape?: JsonShape;
 }
 
-const bool = (key: string, value: boolean): OptionDef => ({ key, kind: "bool", default: String(value) });
-const int = (key: string, value: number, min = 0, max?: number): OptionDef => ({ key, kind: "int", default: String(value), min, max });
-const float = (key: string, value: number, min = 0): OptionDef => ({ key, kind: "float", default: String(value), min });
-const str = (key: string, value = ""): OptionDef => ({ key, kind: "string", default: value });
-const text = (key: string, value = ""): OptionDef => ({ key, kind: "text", default: value });
-const secret = (key: string): OptionDef => ({ key, kind: "string", default: "", secret: true });
+export interface OptionDef extends OptionRule {
+  key: OptionKey;
+}
+
+const bool = (value: boolean): OptionRule<"bool"> => ({ kind: "bool", default: String(value) });
+const int = (value: number, min = 0, max?: number): OptionRule<"int"> => ({ kind: "int", default: String(value), min, max });
+const float = (value: number, min = 0): OptionRule<"float"> => ({ kind: "float", default: String(value), min });
+const str = (value = ""): OptionRule<"string"> => ({ kind: "string", default: value });
+const text = (value = ""): OptionRule<"text"> => ({ kind: "text", default: value });
+const secret = (): OptionRule<"string"> => ({ kind: "string", default: "", secret: true });
 /** An http(s) base address; stored without trailing slashes. */
-const address = (key: string): OptionDef => ({ key, kind: "address", default: "" });
-const codes = (key: string, value: string): OptionDef => ({ key, kind: "status-codes", default: value });
-const json = (key: string, shape: JsonShape, value: unknown): OptionDef => ({ key, kind: "json", shape, default: JSON.stringify(value) });
+const address = (): OptionRule<"address"> => ({ kind: "address", default: "" });
+const codes = (value: string): OptionRule<"status-codes"> => ({ kind: "status-codes", default: value });
+const json = (shape: JsonShape, value: unknown): OptionRule<"json"> => ({ kind: "json", shape, default: JSON.stringify(value) });
 
 const DEFAULT_DISABLE_KEYWORDS = [
   "Your credit balance is too low",
@@ -52,70 +45,76 @@ const DEFAULT_DISABLE_KEYWORDS = [
 
 const DEFAULT_EMAIL_DOMAINS = "gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com";
 
+/** A rule for every option key of src/shared/option-keys.ts and for no other key, of the kind listed there. */
+export type OptionRegistry = { [Key in OptionKey]: OptionRule<(typeof OPTION_KINDS)[Key]> };
+
 /** Every site option of the spec (§3 'Option') and of the dialect's defaults, with its type, default and rules. */
-export const OPTION_DEFS: readonly OptionDef[] = [
+const OPTION_RULES = {
   // Content
-  text("Notice"), str("SystemName", "Tollgate"), str("Logo"), text("HomePageContent"), text("About"), text("Footer"),
+  Notice: text(), SystemName: str("Tollgate"), Logo: str(), HomePageContent: text(), About: text(), Footer: text(),
   // Addresses and payment
-  address("ServerAddress"), address("WorkerUrl"), secret("WorkerValidKey"), address("PayAddress"), str("EpayId"),
-  secret("EpayKey"), address("CustomCallbackAddress"), float("Price", 7.3), int("MinTopUp", 1, 1),
-  json("TopupGroupRatio", "ratio-map", { default: 1, vip: 1, svip: 1 }),
-  json("PayMethods", "object-list", [
+  ServerAddress: address(), WorkerUrl: address(), WorkerValidKey: secret(), PayAddress: address(), EpayId: str(),
+  EpayKey: secret(), CustomCallbackAddress: address(), Price: float(7.3), MinTopUp: int(1, 1),
+  TopupGroupRatio: json("ratio-map", { default: 1, vip: 1, svip: 1 }),
+  PayMethods: json("object-list", [
     { name: "Alipay", type: "alipay", color: "#1677ff" },
     { name: "WeChat Pay", type: "wxpay", color: "#07c160" },
   ]),
   // Switches
-  bool("PasswordLoginEnabled", true), bool("PasswordRegisterEnabled", true), bool("EmailVerificationEnabled", false),
-  bool("RegisterEnabled", true), bool("GitHubOAuthEnabled", false), bool("LinuxDOOAuthEnabled", false),
-  bool("WeChatAuthEnabled", false), bool("TelegramOAuthEnabled", false), bool("TurnstileCheckEnabled", false),
-  bool("EmailDomainRestrictionEnabled", false), bool("EmailAliasRestrictionEnabled", false), bool("SMTPSSLEnabled", false),
+  PasswordLoginEnabled: bool(true), PasswordRegisterEnabled: bool(true), EmailVerificationEnabled: bool(false),
+  RegisterEnabled: bool(true), GitHubOAuthEnabled: bool(false), LinuxDOOAuthEnabled: bool(false),
+  WeChatAuthEnabled: bool(false), TelegramOAuthEnabled: bool(false), TurnstileCheckEnabled: bool(false),
+  EmailDomainRestrictionEnabled: bool(false), EmailAliasRestrictionEnabled: bool(false), SMTPSSLEnabled: bool(false),
   // Email
-  { key: "EmailDomainWhitelist", kind: "comma-list", default: DEFAULT_EMAIL_DOMAINS },
-  str("SMTPServer"), int("SMTPPort", 587, 1, 65535), str("SMTPAccount"), str("SMTPFrom"), secret("SMTPToken"),
+  EmailDomainWhitelist: { kind: "comma-list", default: DEFAULT_EMAIL_DOMAINS },
+  SMTPServer: str(), SMTPPort: int(587, 1, 65535), SMTPAccount: str(), SMTPFrom: str(), SMTPToken: secret(),
   // Third-party login
-  str("GitHubClientId"), secret("GitHubClientSecret"), address("WeChatServerAddress"), secret("WeChatServerToken"),
-  str("WeChatAccountQRCodeImageURL"), secret("TelegramBotToken"), str("TelegramBotName"), str("TurnstileSiteKey"),
-  secret("TurnstileSecretKey"), str("LinuxDOClientId"), secret("LinuxDOClientSecret"),
+  GitHubClientId: str(), GitHubClientSecret: secret(), WeChatServerAddress: address(), WeChatServerToken: secret(),
+  WeChatAccountQRCodeImageURL: str(), TelegramBotToken: secret(), TelegramBotName: str(), TurnstileSiteKey: str(),
+  TurnstileSecretKey: secret(), LinuxDOClientId: str(), LinuxDOClientSecret: secret(),
   // Display
-  str("TopUpLink"), str("ChatLink"), str("ChatLink2"), float("QuotaPerUnit", QUOTA_PER_UNIT, 1), int("RetryTimes", 0),
-  float("USDExchangeRate", 7.3), bool("DisplayInCurrencyEnabled", true), bool("DisplayTokenStatEnabled", true),
-  bool("DefaultCollapseSidebar", false), bool("DemoSiteEnabled", false), bool("SelfUseModeEnabled", false),
+  TopUpLink: str(), ChatLink: str(), ChatLink2: str(), QuotaPerUnit: float(QUOTA_PER_UNIT, 1), RetryTimes: int(0),
+  USDExchangeRate: float(7.3), DisplayInCurrencyEnabled: bool(true), DisplayTokenStatEnabled: bool(true),
+  DefaultCollapseSidebar: bool(false), DemoSiteEnabled: bool(false), SelfUseModeEnabled: bool(false),
   // Drawing and tasks
-  bool("DrawingEnabled", true), bool("TaskEnabled", true), bool("MjNotifyEnabled", false),
-  bool("MjAccountFilterEnabled", false), bool("MjForwardUrlEnabled", false), bool("MjModeClearEnabled", false),
-  bool("MjActionCheckSuccessEnabled", true),
+  DrawingEnabled: bool(true), TaskEnabled: bool(true), MjNotifyEnabled: bool(false),
+  MjAccountFilterEnabled: bool(false), MjForwardUrlEnabled: bool(false), MjModeClearEnabled: bool(false),
+  MjActionCheckSuccessEnabled: bool(true),
   // Sensitive words: on by default as in the dialect, but with no word listed nothing is filtered.
-  bool("CheckSensitiveEnabled", true), bool("CheckSensitiveOnPromptEnabled", true), bool("StopOnSensitiveEnabled", true),
-  text("SensitiveWords"),
+  CheckSensitiveEnabled: bool(true), CheckSensitiveOnPromptEnabled: bool(true), StopOnSensitiveEnabled: bool(true),
+  SensitiveWords: text(),
   // Logs and dashboard
-  bool("LogConsumeEnabled", true), bool("ErrorLogEnabled", false), bool("DataExportEnabled", true), int("DataExportInterval", 5, 1),
-  { key: "DataExportDefaultTime", kind: "choice", default: "hour", choices: ["hour", "day", "week"] },
-  int("LogRetentionDays", 0),
+  LogConsumeEnabled: bool(true), ErrorLogEnabled: bool(false), DataExportEnabled: bool(true), DataExportInterval: int(5, 1),
+  DataExportDefaultTime: { kind: "choice", default: "hour", choices: ["hour", "day", "week"] },
+  LogRetentionDays: int(0),
   // Monitoring
-  float("ChannelDisableThreshold", 5), int("QuotaRemindThreshold", 1000), bool("AutomaticDisableChannelEnabled", false),
-  bool("AutomaticEnableChannelEnabled", false), int("AutoTestChannelMinutes", 10), text("AutomaticDisableKeywords", DEFAULT_DISABLE_KEYWORDS),
-  codes("AutomaticDisableStatusCodes", "401"),
-  codes("AutomaticRetryStatusCodes", "100-199,300-399,401-407,409-499,500-503,505-523,525-599"),
+  ChannelDisableThreshold: float(5), QuotaRemindThreshold: int(1000), AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false), AutoTestChannelMinutes: int(10), AutomaticDisableKeywords: text(DEFAULT_DISABLE_KEYWORDS),
+  AutomaticDisableStatusCodes: codes("401"),
+  AutomaticRetryStatusCodes: codes("100-199,300-399,401-407,409-499,500-503,505-523,525-599"),
   // Quota
-  int("QuotaForNewUser", 0), int("PreConsumedQuota", 500), int("QuotaForInviter", 0), int("QuotaForInvitee", 0),
+  QuotaForNewUser: int(0), PreConsumedQuota: int(500), QuotaForInviter: int(0), QuotaForInvitee: int(0),
   // Per-user model request rate limit
-  bool("ModelRequestRateLimitEnabled", false), int("ModelRequestRateLimitDurationMinutes", 1, 1),
-  int("ModelRequestRateLimitCount", 0), int("ModelRequestRateLimitSuccessCount", 1000, 1),
+  ModelRequestRateLimitEnabled: bool(false), ModelRequestRateLimitDurationMinutes: int(1, 1),
+  ModelRequestRateLimitCount: int(0), ModelRequestRateLimitSuccessCount: int(1000, 1),
   // Groups and prices
-  json("Chats", "object-list", []), json("GroupRatio", "ratio-map", { default: 1, vip: 1, svip: 1 }),
-  json("UserUsableGroups", "text-map", { default: "Default group", vip: "VIP group" }),
-  json("GroupGroupRatio", "ratio-map-map", {}), json("AutoGroups", "text-list", ["default"]),
-  bool("DefaultUseAutoGroup", false),
-  json("ModelPrice", "ratio-map", DEFAULT_MODEL_PRICE), json("ModelRatio", "ratio-map", DEFAULT_MODEL_RATIO),
-  json("CompletionRatio", "ratio-map", DEFAULT_COMPLETION_RATIO),
-  json("CacheRatio", "ratio-map", DEFAULT_CACHE_RATIO),
+  Chats: json("object-list", []), GroupRatio: json("ratio-map", { default: 1, vip: 1, svip: 1 }),
+  UserUsableGroups: json("text-map", { default: "Default group", vip: "VIP group" }),
+  GroupGroupRatio: json("ratio-map-map", {}), AutoGroups: json("text-list", ["default"]),
+  DefaultUseAutoGroup: bool(false),
+  ModelPrice: json("ratio-map", DEFAULT_MODEL_PRICE), ModelRatio: json("ratio-map", DEFAULT_MODEL_RATIO),
+  CompletionRatio: json("ratio-map", DEFAULT_COMPLETION_RATIO),
+  CacheRatio: json("ratio-map", DEFAULT_CACHE_RATIO),
   // Prompt-cache writes (Claude), per model; a model not listed pays 1.25 × its prompt price.
-  json("CreateCacheRatio", "ratio-map", {}),
+  CreateCacheRatio: json("ratio-map", {}),
   // Upstream address policy (src/service/egress): loopback and private destinations allowed, link-local and metadata ones.
-  { key: "UpstreamAllowedPrivateRanges", kind: "allow-list", default: "" }, bool("UpstreamAllowLinkLocal", false),
-];
+  UpstreamAllowedPrivateRanges: { kind: "allow-list", default: "" }, UpstreamAllowLinkLocal: bool(false),
+} satisfies OptionRegistry;
+
+/** The registry as a list, in the order above. */
+export const OPTION_DEFS: readonly OptionDef[] = Object.entries(OPTION_RULES).map(([key, rule]) => ({ key: key as OptionKey, ...rule }));
 
 export const OPTION_BY_KEY: ReadonlyMap<string, OptionDef> = new Map(OPTION_DEFS.map((d) => [d.key, d]));
 
 /** The model price tables that POST /api/option/rest_model_ratio puts back to their defaults. */
-export const MODEL_PRICE_KEYS = ["ModelRatio", "CompletionRatio", "ModelPrice", "CacheRatio"] as const;
+export const MODEL_PRICE_KEYS = ["ModelRatio", "CompletionRatio", "ModelPrice", "CacheRatio"] as const satisfies readonly OptionKey[];

@@ -4,18 +4,19 @@ import { readAll, upsert } from "../../db/queries/key-value";
 import type { ChangeBus } from "../changes";
 import { refuse } from "../errors";
 import { checkConsistency } from "./consistency";
+import type { BoolOptionKey, JsonOptionKey, NumberOptionKey, OptionEntry, OptionKey } from "../../shared/option-keys";
 import { OPTION_BY_KEY, OPTION_DEFS, type OptionDef } from "./registry";
 import { normalizeOptionValue } from "./validate";
 
-const defOf = (key: string): OptionDef => OPTION_BY_KEY.get(key) ?? refuse(`unknown option: ${key}`);
+const defOf = (key: OptionKey): OptionDef => OPTION_BY_KEY.get(key) ?? refuse(`unknown option: ${key}`);
 
 /**
  * Site options held in memory: read without waiting on the database, written through to it. A change
  * is announced to other processes only (this one already holds it); one from elsewhere reloads all.
  */
 export class OptionStore {
-  private values = new Map<string, string>();
-  private parsed = new Map<string, unknown>();
+  private values = new Map<OptionKey, string>();
+  private parsed = new Map<OptionKey, unknown>();
 
   constructor(
     private readonly db: Db,
@@ -28,7 +29,7 @@ export class OptionStore {
   /** Loads stored values over the defaults; a stored value that no longer validates keeps the default. */
   async load(): Promise<void> {
     const stored = await readAll(this.db, "options");
-    const next = new Map<string, string>();
+    const next = new Map<OptionKey, string>();
     for (const def of OPTION_DEFS) {
       const raw = this.opened(def, stored.get(def.key));
       let value = def.default;
@@ -45,32 +46,32 @@ export class OptionStore {
     this.parsed.clear();
   }
 
-  raw(key: string): string {
+  raw(key: OptionKey): string {
     const value = this.values.get(key);
     if (value === undefined) throw new Error(`unknown option ${key}`);
     return value;
   }
 
-  bool(key: string): boolean {
+  bool(key: BoolOptionKey): boolean {
     return this.raw(key) === "true";
   }
 
-  num(key: string): number {
+  num(key: NumberOptionKey): number {
     return Number(this.raw(key));
   }
 
-  json<T>(key: string): T {
+  json<T>(key: JsonOptionKey): T {
     if (!this.parsed.has(key)) this.parsed.set(key, JSON.parse(this.raw(key)));
     return this.parsed.get(key) as T;
   }
 
   /** Every option as stored, secrets blanked. */
-  list(): { key: string; value: string }[] {
+  list(): OptionEntry[] {
     return OPTION_DEFS.map((def) => ({ key: def.key, value: def.secret ? "" : this.raw(def.key) }));
   }
 
   /** Validates and saves one option; it takes effect in this process at once. */
-  async set(key: string, value: unknown): Promise<string> {
+  async set(key: OptionKey, value: unknown): Promise<string> {
     const stored = normalizeOptionValue(defOf(key), value);
     checkConsistency(key, stored, (other) => this.raw(other));
     await this.write(key, stored);
@@ -78,7 +79,7 @@ export class OptionStore {
   }
 
   /** Puts options back to their registry defaults, all of them or none. */
-  async reset(keys: readonly string[]): Promise<void> {
+  async reset(keys: readonly OptionKey[]): Promise<void> {
     await inTransaction(this.db, async (tx) => {
       for (const key of keys) await upsert(tx, "options", key, this.sealed(defOf(key), defOf(key).default));
     });
@@ -86,7 +87,7 @@ export class OptionStore {
     this.changes?.outbox?.("options");
   }
 
-  private async write(key: string, stored: string): Promise<void> {
+  private async write(key: OptionKey, stored: string): Promise<void> {
     await upsert(this.db, "options", key, this.sealed(defOf(key), stored));
     this.remember(key, stored);
     this.changes?.outbox?.("options");
@@ -101,7 +102,7 @@ export class OptionStore {
     return def.secret && this.db.secrets && stored !== undefined ? this.db.secrets.open(stored) : stored;
   }
 
-  private remember(key: string, stored: string): void {
+  private remember(key: OptionKey, stored: string): void {
     this.values.set(key, stored);
     this.parsed.delete(key);
   }

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import type { TextOptionKey } from "../../../../shared/option-keys";
 import type { OptionValues } from "../options/field-spec";
 import type { CardSpec } from "../operation/operation-cards";
 
@@ -11,7 +12,7 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
   const { t } = useLingui();
   const keyHint = t`Stored secrets are never shown; leave empty to keep`;
   /** A third-party service's public name or id and its secret. */
-  const pair = (id: string, title: string, [key, label]: [string, string], [secret, secretLabel]: [string, string]): SystemCardSpec => ({
+  const pair = (id: string, title: string, [key, label]: [TextOptionKey, string], [secret, secretLabel]: [TextOptionKey, string]): SystemCardSpec => ({
     id,
     title,
     fields: [
