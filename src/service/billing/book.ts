@@ -32,9 +32,9 @@ export interface Reservation {
  * settle (or release) after it, and a writer flushes settled charges with their log rows in one transaction
  * every `flushMs`. Reloads of changed balances run in the same serial queue as flushes, so a value read
  * from the database is never counted twice. With a journal place, each settled charge is also appended to a
- * journal file at once, so a process that dies between flushes loses nothing: the next start replays it.
- * Where instances share balances (through Redis), each also counts the charges the others have settled and not yet
- * written, from when they announce them until the database has them.
+ * journal file at once (JournalSet), so a process that dies between flushes loses nothing: the next start replays
+ * it. Where instances share balances (through Redis), each also counts the charges the others have settled and not
+ * yet written (RemoteCharges), from when they announce them until the database has them.
  */
 export class BalanceBook {
   private readonly users = new Map<number, Account>();
