@@ -29,7 +29,7 @@ import type { RelayRequest } from "./parse";
 import { providerFor } from "./providers";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
-import { endsStream, relayWholeStream } from "./whole-stream";
+import { wholeStreamIn } from "./whole-stream";
 
 const DRAIN_MS = 60_000;
 const utf8 = new TextDecoder();
@@ -322,7 +322,7 @@ async function deliver(s: CallState, response: UpstreamReply, ok: Success): Prom
   const { mapStream, mapResponse } = ok.provider;
   if (s.req.stream && contentType.includes("text/event-stream")) {
     const arrived = mapStream ? undefined : response.arrived();
-    const whole = arrived && endsStream(arrived) ? relayWholeStream(arrived, s.endpoint.kind, s.req.clientWantsUsage) : undefined;
+    const whole = wholeStreamIn(arrived, s.endpoint.kind, s.req.clientWantsUsage);
     if (whole) {
       settle(s, ok, whole.usage, false, { firstResponseMs: Date.now() - s.startedAt, streamEnd: "done" });
       return new Response(whole.body, { status: 200, headers: sseHeaders(s.requestId) });

@@ -56,6 +56,20 @@ function usageEvent(bytes: Buffer): [number, number] | undefined {
   return found;
 }
 
+/** A whole stream relayed from its bytes: the body the client gets and the upstream's usage. */
+export interface WholeStream {
+  body: Uint8Array<ArrayBuffer>;
+  usage: Usage;
+}
+
+/**
+ * The one decision "the whole stream is here: relay it from its bytes", for bytes already at hand (a reply's
+ * whole body, a stream's first read): they must end the stream and have the shape `relayWholeStream` takes.
+ * Undefined otherwise (or without bytes): then the stream is relayed event by event.
+ */
+export const wholeStreamIn = (bytes: Uint8Array | undefined, kind: EndpointKind, clientWantsUsage: boolean): WholeStream | undefined =>
+  bytes !== undefined && endsStream(bytes) ? relayWholeStream(bytes, kind, clientWantsUsage) : undefined;
+
 /**
  * A stream that arrived whole in one chunk, relayed without taking it apart event by event, when it has the
  * shape almost every upstream sends: single-line `data: ` events, one usage report, [DONE] last and only there.
@@ -63,7 +77,7 @@ function usageEvent(bytes: Buffer): [number, number] | undefined {
  * usage-only chunk it did not ask for, cut out of `chunk` in place: the chunk is the caller's to give) and the
  * usage; undefined for any other shape, which the event-by-event relay handles.
  */
-export function relayWholeStream(chunk: Uint8Array, kind: EndpointKind, clientWantsUsage: boolean): { body: Uint8Array<ArrayBuffer>; usage: Usage } | undefined {
+export function relayWholeStream(chunk: Uint8Array, kind: EndpointKind, clientWantsUsage: boolean): WholeStream | undefined {
   const bytes = asBuffer(chunk);
   const found = usageEvent(bytes);
   if (!found) return undefined;

@@ -1,0 +1,160 @@
+import type { ChunkReader } from "../upstream/reply";
+import { closeQuietly, directStream, type DirectController } from "./direct-stream";
+import type { StreamEnd, StreamOptions } from "./stream-outcome";
+import { StreamEvents } from "./stream-events";
+import { afterThisTurn, NOT_YET, raceTimer, settledValue } from "./timed-read";
+
+type Read = ReturnType<ChunkReader["read"]>;
+type ReadResult = Awaited<Read>;
+
+const PING = new TextEncoder().encode(": PING\n\n");
+const TIMEOUT: unique symbol = Symbol("timeout");
+const PING_DUE: unique symbol = Symbol("ping");
+const ignore = () => {};
+
+/**
+ * One stream passed through event by event (each forwarded as soon as it is whole, read by StreamEvents for the
+ * client and for billing). What the upstream has already delivered opens the reply; the rest is
+ * written to the client as it arrives, with pings through quiet gaps and a timeout past `idleTimeoutMs`. If the
+ * client goes away, the upstream is still read, up to `drainMs`, so the call is billed for what was generated.
+ * Billing comes first at the end: the charge is settled before the stream's last bytes go out, so a charge that
+ * cannot be recorded leaves the client without [DONE].
+ */
+export class EventRelay {
+  private readonly events: StreamEvents;
+  private readonly reader: ChunkReader;
+  /** A read handed on from one step to the next (the early phase to the stream, the stream to the drain). */
+  private pendingRead: Read | null = null;
+  private finished = false;
+  /** The client has gone; the stream's loop hands the upstream to `drain` (one reader at a time). */
+  private gone = false;
+  private pulling = false;
+  private draining = false;
+  private controller?: DirectController;
+  /** What the upstream had delivered before the reply opened: the first bytes the client's stream writes. */
+  private early = "";
+
+  constructor(private readonly options: StreamOptions) {
+    this.reader = options.upstream;
+    this.events = new StreamEvents(options);
+  }
+
+  /**
+   * Takes what the upstream has already delivered, from its `first` read on, without waiting on the network: the
+   * finished reply when that was the whole stream, else a stream that opens with it and relays the rest.
+   */
+  async start(first: Read): Promise<string | ReadableStream<Uint8Array>> {
+    try {
+      for (let read = first; ; read = this.reader.read()) {
+        const result = settledValue(read) ?? (await Promise.race([read, afterThisTurn()]));
+        if (result === NOT_YET) {
+          this.pendingRead = read;
+          return directStream(this);
+        }
+        const out = this.events.take(result);
+        if (result.done || this.events.sawDone) {
+          this.finish(result.done ? "eof" : "done");
+          return this.early + out;
+        }
+        this.early += out;
+      }
+    } catch {
+      this.finish("error");
+      return this.early;
+    }
+  }
+
+  /** The stream is over for both sides: the upstream is let go and the call billed, once. */
+  private finish(end: StreamEnd): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.events.outcome.end = end;
+    this.reader.cancel().catch(ignore);
+    this.options.onEnd(this.events.outcome);
+  }
+
+  /** The next read (the one handed on, if any), raced against the ping interval when shorter than `waitMs`. */
+  private nextRead(waitMs: number): Promise<ReadResult | typeof TIMEOUT | typeof PING_DUE> {
+    this.pendingRead ??= this.reader.read();
+    const pingMs = this.options.pingSeconds * 1000;
+    const ping = pingMs > 0 && pingMs < waitMs;
+    return raceTimer<ReadResult, typeof TIMEOUT | typeof PING_DUE>(this.pendingRead, ping ? pingMs : waitMs, ping ? PING_DUE : TIMEOUT);
+  }
+
+  /** The one pull of the client's stream: writes `early`, then each chunk as it arrives, until the end. */
+  async pull(controller: DirectController): Promise<void> {
+    this.controller = controller;
+    this.pulling = true;
+    try {
+      const early = this.early;
+      this.early = "";
+      if (early && !this.send(early)) return;
+      for (;;) {
+        const result = await this.nextRead(this.options.idleTimeoutMs);
+        if (result === PING_DUE) {
+          if (!this.send(PING)) return;
+          continue;
+        }
+        if (result === TIMEOUT) {
+          if (!this.gone) this.closeWith("timeout", "");
+          return;
+        }
+        this.pendingRead = null;
+        const out = this.events.take(result);
+        if (result.done || this.events.sawDone) return this.closeWith(this.gone ? "client_gone" : result.done ? "eof" : "done", out);
+        if (out && !this.send(out)) return;
+        if (this.gone) return;
+      }
+    } catch {
+      this.closeWith("error", "");
+    } finally {
+      this.pulling = false;
+      if (this.gone) void this.drain();
+    }
+  }
+
+  /** The client's stream was cancelled: the upstream is drained, now or when the pull lets it go. */
+  cancel(): void {
+    this.gone = true;
+    if (!this.pulling) void this.drain();
+  }
+
+  /** Hands bytes to the client; false when the client has gone (then the upstream is drained instead). */
+  private send(bytes: Uint8Array | string): boolean {
+    if (this.gone) return false;
+    try {
+      this.controller!.write(bytes);
+      this.controller!.flush();
+      return true;
+    } catch {
+      this.gone = true;
+      return false;
+    }
+  }
+
+  /** The client's stream ends: billed first (the charge reaches the journal), then its last bytes and the close go out. */
+  private closeWith(how: StreamEnd, lastBytes: string): void {
+    this.finish(how);
+    if (lastBytes) this.send(lastBytes);
+    closeQuietly(this.controller!);
+  }
+
+  /** After the client left: keep reading (without forwarding) until usage, the end, or the deadline. */
+  private async drain(): Promise<void> {
+    if (this.draining || this.finished) return;
+    this.draining = true;
+    const deadline = Date.now() + this.options.drainMs;
+    try {
+      while (!this.finished && !this.events.outcome.usage) {
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        const result = await raceTimer(this.pendingRead ?? this.reader.read(), left, TIMEOUT);
+        this.pendingRead = null;
+        if (result === TIMEOUT || result.done) break;
+        this.events.take(result);
+        if (this.events.sawDone) break;
+      }
+    } catch {}
+    this.finish("client_gone");
+  }
+}

@@ -1,0 +1,95 @@
+import type { Usage } from "../../service/billing/quota";
+import { streamedUsage } from "../../service/relay/endpoints";
+import { eventData, SseSplitter } from "./sse";
+import type { StreamEnd, StreamOptions, StreamOutcome } from "./stream-outcome";
+import { StreamedText } from "./stream-text";
+import { USAGE_MARK } from "./whole-stream";
+
+const DONE_EVENT = "data: [DONE]\n\n";
+
+/** The stream's end marker, allowing for stray spaces around it (checked on every event: no copy for the usual ones). */
+const isDone = (data: string) => data === "[DONE]" || (data.length < 16 && data.trim() === "[DONE]");
+
+const usageJson = (u: Usage) => ({
+  prompt_tokens: u.promptTokens,
+  completion_tokens: u.completionTokens,
+  total_tokens: u.promptTokens + u.completionTokens,
+});
+
+/** What billing is handed: the text is put together only when asked for (only a stream without usage needs it). */
+class RelayOutcome implements StreamOutcome {
+  usage?: Usage;
+  firstResponseMs = -1;
+  end: StreamEnd = "eof";
+
+  constructor(private readonly generated: StreamedText) {}
+
+  get text(): string {
+    return this.generated.text;
+  }
+}
+
+/**
+ * A relayed stream's events as they come, read for two sides: the bytes the client gets for them (a usage-only
+ * chunk it did not ask for left out, a counted one added before [DONE] when it asked and the upstream sent none),
+ * and what billing keeps (the upstream's usage report, else the generated text, and when the first event came).
+ */
+export class StreamEvents {
+  private readonly splitter = new SseSplitter();
+  private readonly generated: StreamedText;
+  readonly outcome: RelayOutcome;
+  /** Whether the events last taken held the stream's end marker. */
+  sawDone = false;
+
+  constructor(private readonly options: StreamOptions) {
+    this.generated = new StreamedText(options.kind);
+    this.outcome = new RelayOutcome(this.generated);
+  }
+
+  /** The bytes to forward for one read: its whole events (what remains buffered, at the end). Sets `sawDone`. */
+  take(result: ReadableStreamReadResult<Uint8Array>): string {
+    const events = result.done ? this.splitter.rest() : this.splitter.push(result.value);
+    this.sawDone = false;
+    let out = "";
+    for (const event of events) out += this.takeEvent(event);
+    return out;
+  }
+
+  /** One event: noted for billing, and answered as the bytes the client gets for it. */
+  private takeEvent(event: string): string {
+    const data = eventData(event);
+    if (data === undefined) return "";
+    const { outcome } = this;
+    if (outcome.firstResponseMs < 0) outcome.firstResponseMs = Date.now() - this.options.startedAt;
+    if (isDone(data)) {
+      this.sawDone = true;
+      return this.endMarker();
+    }
+    if (!outcome.usage) this.generated.keep(data);
+    return USAGE_MARK.test(data) ? this.takeUsage(event, data) : `${event}\n\n`;
+  }
+
+  /** An event that may carry the upstream's usage report: kept for billing; a usage-only chunk the client did not ask for is dropped. */
+  private takeUsage(event: string, data: string): string {
+    let parsed: any;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      return `${event}\n\n`;
+    }
+    const usage = streamedUsage(this.options.kind, parsed);
+    if (!usage) return `${event}\n\n`;
+    this.outcome.usage = usage;
+    this.generated.forget();
+    const usageOnly = Array.isArray(parsed.choices) && parsed.choices.length === 0;
+    return usageOnly && !this.options.clientWantsUsage ? "" : `${event}\n\n`;
+  }
+
+  /** [DONE], preceded by a counted usage chunk when the client asked for usage and the upstream sent none. */
+  private endMarker(): string {
+    const { options, outcome } = this;
+    if (!options.clientWantsUsage || outcome.usage || options.kind === "responses") return DONE_EVENT;
+    const usage = usageJson(options.synthesizeUsage(outcome));
+    return `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [], usage })}\n\n${DONE_EVENT}`;
+  }
+}
