@@ -127,6 +127,12 @@ export const CHANNEL_TYPES: ReadonlyMap<number, ChannelType> = new Map(
   Object.entries(TABLE).map(([id, facts]): [number, ChannelType] => [Number(id), { id: Number(id), ...facts }]),
 );
 
+/** What `other` holds in a new channel of the type: the default of a field the channel form asks for, else nothing. */
+export function otherStartOf(type: number): string {
+  const other = CHANNEL_TYPES.get(type)?.other;
+  return (other?.asked && other.default) || "";
+}
+
 /** Where a channel's requests go: its base URL, else its type's default, without trailing slashes ("": nowhere). */
 export const baseUrlOf = (channel: { readonly type: number; readonly base_url: string }): string =>
   (channel.base_url || CHANNEL_TYPES.get(channel.type)?.baseUrl || "").replace(/\/+$/, "");

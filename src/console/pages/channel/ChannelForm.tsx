@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useState, type FormEvent } from "react";
-import { CHANNEL_TYPES, type ChannelView } from "../../../shared/channel-types";
+import { CHANNEL_TYPES, otherStartOf, type ChannelView } from "../../../shared/channel-types";
 import { api } from "../../api";
 import { SubmitOrCancel } from "../../components/form/FormButtons";
 import { SelectField } from "../../components/form/SelectField";
@@ -9,7 +9,7 @@ import { TextField } from "../../components/form/TextField";
 import { Toggle } from "../../components/form/Toggle";
 import { toast } from "../../state/toasts";
 import { relatedModels } from "./channel-calls";
-import { channelOf, draftOf, NEW_CHANNEL, otherStartOf, type ChannelDraft } from "./channel-form";
+import { channelOf, draftOf, NEW_CHANNEL, type ChannelDraft } from "./channel-form";
 import { GroupPicker } from "./GroupPicker";
 import { JsonFields } from "./JsonFields";
 import { ModelPicker } from "./ModelPicker";

@@ -1,4 +1,4 @@
-import { CHANNEL_TYPES, type ChannelView } from "../../../shared/channel-types";
+import { otherStartOf, type ChannelView } from "../../../shared/channel-types";
 import { splitList } from "./channel-list";
 
 /** The channel form's values: numbers as typed, models and groups as lists. */
@@ -34,12 +34,6 @@ export const draftOf = (c: ChannelView): ChannelDraft => ({
   models: splitList(c.models), groups: splitList(c.group), model_mapping: c.model_mapping, status_code_mapping: c.status_code_mapping,
   setting: c.setting, tag: c.tag, priority: String(c.priority), weight: String(c.weight), test_model: c.test_model, auto_ban: c.auto_ban === 1, remark: c.remark,
 });
-
-/** What `other` holds in a new channel of the type: the default of a field the form asks for, else nothing. */
-export function otherStartOf(type: number): string {
-  const other = CHANNEL_TYPES.get(type)?.other;
-  return (other?.asked && other.default) || "";
-}
 
 /** The channel of a create or update request, as the API reads it. */
 export function channelOf(draft: ChannelDraft) {
