@@ -1,1 +1,1 @@
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+export { nowSeconds } from "../shared/time";

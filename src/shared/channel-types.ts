@@ -3,77 +3,139 @@
 export const ChannelStatus = { Enabled: 1, ManuallyDisabled: 2, AutoDisabled: 3 } as const;
 export type ChannelStatusValue = (typeof ChannelStatus)[keyof typeof ChannelStatus];
 
-export interface ChannelType {
-  id: number;
+/** What a channel's `other` field holds for a type; the console names it in the reader's language. */
+export type OtherMeaning = "api-version" | "spark-version" | "knowledge-base" | "account-id" | "region";
+
+export interface OtherFacts {
+  meaning: OtherMeaning;
+  /** What a blank `other` stands for upstream, and what a new channel of the type starts with. */
+  default?: string;
+  /** An example the channel form shows. */
+  example: string;
+  /** The channel form asks for it (spec §2's special forms); a blank answer is allowed when `optional`. */
+  asked: boolean;
+  optional?: true;
+}
+
+/**
+ * What the console and the server both know of one channel type. The relay's providers
+ * (src/gateway/relay/providers) serve these types; tests/providers/registry.test.ts checks that they agree.
+ */
+export interface ChannelTypeFacts {
   name: string;
   /** Used when the channel's base_url is empty; "" where the type has none and the channel must say. */
   baseUrl: string;
-  /** Speaks the OpenAI dialect for listing models: GET {base}/v1/models with `Authorization: Bearer <key>`. */
-  openai: boolean;
+  other?: OtherFacts;
+  /** The upstream lists its models (POST/GET /api/channel/fetch_models). */
+  listsModels?: true;
+  /** The upstream reports the account's balance (GET /api/channel/update_balance). */
+  reportsBalance?: true;
+  /** The channel form insists on a base URL: the operator's own address, no usable default. */
+  baseUrlRequired?: true;
+  /** The base URL is the full address requests are sent to (the form says so). */
+  baseUrlIsFullAddress?: true;
+  /** The key is a service account's JSON key (the form says so). */
+  keyIsServiceAccount?: true;
+  /** The form asks for OpenAI's organization. */
+  asksOrganization?: true;
+  /** A new channel of the type starts with the type's own model list (drawing and music types). */
+  ownModels?: true;
 }
 
-const OPENAI_LISTING = new Set([1, 4, 6, 7, 8, 9, 10, 12, 13, 19, 20, 22, 25, 31, 40, 42, 43, 47, 48]);
+export interface ChannelType extends ChannelTypeFacts {
+  id: number;
+}
 
-const TABLE: [number, string, string][] = [
-  [1, "OpenAI", "https://api.openai.com"],
-  [2, "Midjourney", "https://oa.api2d.net"],
-  [3, "Azure", ""],
-  [4, "Ollama", "http://localhost:11434"],
-  [5, "MidjourneyPlus", "https://api.openai-sb.com"],
-  [6, "OpenAIMax", "https://api.openaimax.com"],
-  [7, "OhMyGPT", "https://api.ohmygpt.com"],
-  [8, "Custom", ""],
-  [9, "AILS", "https://api.caipacity.com"],
-  [10, "AIProxy", "https://api.aiproxy.io"],
-  [11, "PaLM", ""],
-  [12, "API2GPT", "https://api.api2gpt.com"],
-  [13, "AIGC2D", "https://api.aigc2d.com"],
-  [14, "Anthropic", "https://api.anthropic.com"],
-  [15, "Baidu", "https://aip.baidubce.com"],
-  [16, "Zhipu", "https://open.bigmodel.cn"],
-  [17, "Ali", "https://dashscope.aliyuncs.com"],
-  [18, "Xunfei", ""],
-  [19, "360", "https://api.360.cn"],
-  [20, "OpenRouter", "https://openrouter.ai/api"],
-  [21, "AIProxyLibrary", "https://api.aiproxy.io"],
-  [22, "FastGPT", "https://fastgpt.run/api/openapi"],
-  [23, "Tencent", "https://hunyuan.tencentcloudapi.com"],
-  [24, "Gemini", "https://generativelanguage.googleapis.com"],
-  [25, "Moonshot", "https://api.moonshot.cn"],
-  [26, "ZhipuV4", "https://open.bigmodel.cn"],
-  [27, "Perplexity", "https://api.perplexity.ai"],
-  [31, "LingYiWanWu", "https://api.lingyiwanwu.com"],
-  [33, "AWS", ""],
-  [34, "Cohere", "https://api.cohere.ai"],
-  [35, "MiniMax", "https://api.minimax.chat"],
-  [36, "SunoAPI", ""],
-  [37, "Dify", "https://api.dify.ai"],
-  [38, "Jina", "https://api.jina.ai"],
-  [39, "Cloudflare", "https://api.cloudflare.com"],
-  [40, "SiliconFlow", "https://api.siliconflow.cn"],
-  [41, "VertexAI", ""],
-  [42, "Mistral", "https://api.mistral.ai"],
-  [43, "DeepSeek", "https://api.deepseek.com"],
-  [44, "MokaAI", "https://api.moka.ai"],
-  [45, "VolcEngine", "https://ark.cn-beijing.volces.com"],
-  [46, "BaiduV2", "https://qianfan.baidubce.com"],
-  [47, "Xinference", ""],
-  [48, "xAI", "https://api.x.ai"],
-  [49, "Coze", "https://api.coze.cn"],
-  [50, "Kling", "https://api.klingai.com"],
-  [51, "Jimeng", "https://visual.volcengineapi.com"],
-  [52, "Vidu", "https://api.vidu.cn"],
-  [53, "Submodel", "https://llm.submodel.ai"],
-  [54, "DoubaoVideo", "https://ark.cn-beijing.volces.com"],
-  [55, "Sora", "https://api.openai.com"],
-  [56, "Replicate", "https://api.replicate.com"],
-  [57, "Codex", "https://chatgpt.com"],
-];
+const KNOWLEDGE_BASE: OtherFacts = { meaning: "knowledge-base", example: "123e4567-e89b-12d3-a456-426614174000", asked: true };
 
-/** Every type a channel may have, by id (0 "Unknown" and the unused 28–30, 32 are not among them). */
+/** Every type a channel may have, by number (compat §8.1; 0 "Unknown" and the unused 28–30, 32 are not among them). */
+const TABLE = {
+  1: { name: "OpenAI", baseUrl: "https://api.openai.com", listsModels: true, reportsBalance: true, asksOrganization: true },
+  2: { name: "Midjourney", baseUrl: "https://oa.api2d.net", ownModels: true },
+  3: {
+    name: "Azure",
+    baseUrl: "",
+    baseUrlRequired: true,
+    other: { meaning: "api-version", default: "2025-04-01-preview", example: "2025-04-01-preview", asked: true },
+  },
+  4: { name: "Ollama", baseUrl: "http://localhost:11434", listsModels: true },
+  5: { name: "MidjourneyPlus", baseUrl: "https://api.openai-sb.com", ownModels: true },
+  6: { name: "OpenAIMax", baseUrl: "https://api.openaimax.com", listsModels: true },
+  7: { name: "OhMyGPT", baseUrl: "https://api.ohmygpt.com", listsModels: true },
+  8: { name: "Custom", baseUrl: "", listsModels: true, reportsBalance: true, baseUrlRequired: true, baseUrlIsFullAddress: true },
+  9: { name: "AILS", baseUrl: "https://api.caipacity.com", listsModels: true },
+  10: { name: "AIProxy", baseUrl: "https://api.aiproxy.io", listsModels: true },
+  11: { name: "PaLM", baseUrl: "" },
+  12: { name: "API2GPT", baseUrl: "https://api.api2gpt.com", listsModels: true },
+  13: { name: "AIGC2D", baseUrl: "https://api.aigc2d.com", listsModels: true },
+  14: { name: "Anthropic", baseUrl: "https://api.anthropic.com", listsModels: true },
+  15: { name: "Baidu", baseUrl: "https://aip.baidubce.com" },
+  16: { name: "Zhipu", baseUrl: "https://open.bigmodel.cn" },
+  17: { name: "Ali", baseUrl: "https://dashscope.aliyuncs.com" },
+  18: { name: "Xunfei", baseUrl: "", other: { meaning: "spark-version", example: "v3.5", asked: true } },
+  19: { name: "360", baseUrl: "https://api.360.cn", listsModels: true },
+  20: { name: "OpenRouter", baseUrl: "https://openrouter.ai/api", listsModels: true },
+  21: { name: "AIProxyLibrary", baseUrl: "https://api.aiproxy.io", other: KNOWLEDGE_BASE },
+  22: { name: "FastGPT", baseUrl: "https://fastgpt.run/api/openapi", listsModels: true, other: KNOWLEDGE_BASE },
+  23: { name: "Tencent", baseUrl: "https://hunyuan.tencentcloudapi.com" },
+  24: {
+    name: "Gemini",
+    baseUrl: "https://generativelanguage.googleapis.com",
+    listsModels: true,
+    other: { meaning: "api-version", default: "v1beta", example: "v1beta", asked: false },
+  },
+  25: { name: "Moonshot", baseUrl: "https://api.moonshot.cn", listsModels: true },
+  26: { name: "ZhipuV4", baseUrl: "https://open.bigmodel.cn" },
+  27: { name: "Perplexity", baseUrl: "https://api.perplexity.ai" },
+  31: { name: "LingYiWanWu", baseUrl: "https://api.lingyiwanwu.com", listsModels: true },
+  33: { name: "AWS", baseUrl: "" },
+  34: { name: "Cohere", baseUrl: "https://api.cohere.ai" },
+  35: { name: "MiniMax", baseUrl: "https://api.minimax.chat" },
+  36: { name: "SunoAPI", baseUrl: "", baseUrlRequired: true, ownModels: true },
+  37: { name: "Dify", baseUrl: "https://api.dify.ai" },
+  38: { name: "Jina", baseUrl: "https://api.jina.ai" },
+  39: { name: "Cloudflare", baseUrl: "https://api.cloudflare.com", other: { meaning: "account-id", example: "d6b5da8hk1awo8nap34ube6gh", asked: true } },
+  40: { name: "SiliconFlow", baseUrl: "https://api.siliconflow.cn", listsModels: true },
+  41: {
+    name: "VertexAI",
+    baseUrl: "",
+    keyIsServiceAccount: true,
+    other: { meaning: "region", default: "us-central1", example: "us-central1", asked: true, optional: true },
+  },
+  42: { name: "Mistral", baseUrl: "https://api.mistral.ai", listsModels: true },
+  43: { name: "DeepSeek", baseUrl: "https://api.deepseek.com", listsModels: true },
+  44: { name: "MokaAI", baseUrl: "https://api.moka.ai" },
+  45: { name: "VolcEngine", baseUrl: "https://ark.cn-beijing.volces.com" },
+  46: { name: "BaiduV2", baseUrl: "https://qianfan.baidubce.com" },
+  47: { name: "Xinference", baseUrl: "", listsModels: true, baseUrlRequired: true },
+  48: { name: "xAI", baseUrl: "https://api.x.ai", listsModels: true },
+  49: { name: "Coze", baseUrl: "https://api.coze.cn" },
+  50: { name: "Kling", baseUrl: "https://api.klingai.com" },
+  51: { name: "Jimeng", baseUrl: "https://visual.volcengineapi.com" },
+  52: { name: "Vidu", baseUrl: "https://api.vidu.cn" },
+  53: { name: "Submodel", baseUrl: "https://llm.submodel.ai" },
+  54: { name: "DoubaoVideo", baseUrl: "https://ark.cn-beijing.volces.com" },
+  55: { name: "Sora", baseUrl: "https://api.openai.com" },
+  56: { name: "Replicate", baseUrl: "https://api.replicate.com" },
+  57: { name: "Codex", baseUrl: "https://chatgpt.com" },
+} as const satisfies Record<number, ChannelTypeFacts>;
+
+/** A channel type's number. */
+export type ChannelTypeId = keyof typeof TABLE;
+
 export const CHANNEL_TYPES: ReadonlyMap<number, ChannelType> = new Map(
-  TABLE.map(([id, name, baseUrl]) => [id, { id, name, baseUrl, openai: OPENAI_LISTING.has(id) }]),
+  Object.entries(TABLE).map(([id, facts]): [number, ChannelType] => [Number(id), { id: Number(id), ...facts }]),
 );
+
+/** What `other` holds in a new channel of the type: the default of a field the channel form asks for, else nothing. */
+export function otherStartOf(type: number): string {
+  const other = CHANNEL_TYPES.get(type)?.other;
+  return (other?.asked && other.default) || "";
+}
+
+/** Where a channel's requests go: its base URL, else its type's default, without trailing slashes ("": nowhere). */
+export const baseUrlOf = (channel: { readonly type: number; readonly base_url: string }): string =>
+  (channel.base_url || CHANNEL_TYPES.get(channel.type)?.baseUrl || "").replace(/\/+$/, "");
 
 export const channelTypeName = (type: number): string => CHANNEL_TYPES.get(type)?.name ?? `type ${type}`;
 

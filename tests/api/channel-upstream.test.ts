@@ -1,23 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from "../../src/service/options/default-prices";
 import { channelRow, createChannel, expectAbilitiesInStep, useAdminServer } from "../support/channels";
-import { expectFailure, type ApiClient, type Reply } from "../support/client";
+import type { ApiClient } from "../support/client";
 import { DIALECTS } from "../support/databases";
-import { startFakeAnthropic } from "../support/fake-anthropic";
-import { startFakeGemini } from "../support/fake-gemini";
-import type { FakeUpstream } from "../support/fake-upstream";
 import { startFakeOpenAiModels, type FakeOpenAiModels } from "../support/fake-openai-models";
+import { expectNoSecrets, refused } from "../support/upstream-refusals";
 import type { TestServer } from "../support/server";
-
-const refused = (reply: Reply, message: string) => expectFailure(reply, 200, message);
-
-/** An upstream failure is told without the upstream's address or the key. */
-function expectNoSecrets(reply: Reply, fake: { url: string }, key: string): void {
-  const text = JSON.stringify(reply.body);
-  expect(text).not.toContain(key);
-  expect(text).not.toContain(fake.url);
-  expect(text).not.toContain("127.0.0.1");
-}
 
 describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
   let s: TestServer;
@@ -74,106 +62,6 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
       refused(await admin.post("/api/channel/fetch_models", { type: 8, key: "k" }), "fetching the model list failed: the channel has no base URL");
       refused(await admin.get("/api/channel/fetch_models/999999"), "channel not found");
       expect(fake.requests).toEqual([]);
-    });
-  });
-
-  describe("fetching the model list in the upstream's own dialect", () => {
-    const KEY = "sk-ant-fake-key-0002";
-    const MODELS = ["model-a", "model-b", "model-c", "model-d", "model-e"];
-    let anthropic: FakeUpstream;
-    let gemini: FakeUpstream;
-    beforeAll(() => {
-      anthropic = startFakeAnthropic({ apiKey: KEY, models: MODELS });
-      gemini = startFakeGemini({ apiKey: KEY, models: MODELS.map((m) => `gemini-${m}`) });
-    });
-    afterAll(() => Promise.all([anthropic.stop(), gemini.stop()]));
-    beforeEach(() => {
-      anthropic.requests.length = 0;
-      gemini.requests.length = 0;
-    });
-
-    /** A loopback upstream answering every call with `reply`, for replies the fakes never give. */
-    function oddUpstream(reply: (url: URL) => Response) {
-      const calls: string[] = [];
-      const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => (calls.push(request.url), reply(new URL(request.url))) });
-      return { url: server.url.origin, calls, [Symbol.dispose]: () => server.stop(true) };
-    }
-
-    test("an Anthropic channel lists its models across pages, with x-api-key and anthropic-version", async () => {
-      const id = await createChannel(s, { type: 14, base_url: anthropic.url, key: KEY });
-      expect((await admin.get(`/api/channel/fetch_models/${id}`)).body).toEqual({ success: true, message: "", data: MODELS });
-      expect(anthropic.requests.map((r) => `${r.method} ${r.path}${r.search}`)).toEqual([
-        "GET /v1/models?limit=1000",
-        "GET /v1/models?after_id=model-b&limit=1000",
-        "GET /v1/models?after_id=model-d&limit=1000",
-      ]);
-      for (const r of anthropic.requests) {
-        expect(r.headers).toMatchObject({ "x-api-key": KEY, "anthropic-version": "2023-06-01" });
-        expect(r.headers).not.toHaveProperty("authorization");
-      }
-    });
-
-    test("a Gemini channel lists its models across pages without the models/ prefix, the key in x-goog-api-key", async () => {
-      const reply = await admin.post("/api/channel/fetch_models", { type: 24, base_url: `${gemini.url}/`, key: KEY });
-      expect(reply.body).toEqual({ success: true, message: "", data: MODELS.map((m) => `gemini-${m}`) });
-      expect(gemini.requests.map((r) => `${r.method} ${r.path}${r.search}`)).toEqual([
-        "GET /v1beta/models?pageSize=1000",
-        "GET /v1beta/models?pageSize=1000&pageToken=page-2",
-        "GET /v1beta/models?pageSize=1000&pageToken=page-4",
-      ]);
-      for (const r of gemini.requests) {
-        expect(r.headers["x-goog-api-key"]).toBe(KEY);
-        expect(r.search).not.toContain(KEY);
-      }
-      // The stored channel's other names the API version, as for the relay.
-      const id = await createChannel(s, { type: 24, base_url: gemini.url, key: KEY, other: "v1" });
-      refused(await admin.get(`/api/channel/fetch_models/${id}`), "fetching the model list failed: the upstream answered HTTP 404");
-      expect(gemini.requests.at(-1)!.path).toBe("/v1/models");
-    });
-
-    test.each([
-      [14, "Anthropic", () => anthropic],
-      [24, "Gemini", () => gemini],
-    ] as const)("a wrong key on type %d (%s) is told by status, without the address or the key", async (type, _name, fake) => {
-      const wrongKey = "sk-wrong-key-888";
-      const reply = await admin.post("/api/channel/fetch_models", { type, base_url: fake().url, key: wrongKey });
-      refused(reply, "fetching the model list failed: the upstream answered HTTP 401");
-      expectNoSecrets(reply, fake(), wrongKey);
-      const id = await createChannel(s, { type, base_url: fake().url, key: wrongKey });
-      const stored = await admin.get(`/api/channel/fetch_models/${id}`);
-      refused(stored, "fetching the model list failed: the upstream answered HTTP 401");
-      expectNoSecrets(stored, fake(), wrongKey);
-    });
-
-    test("unreachable, non-JSON and shapeless replies are refused clearly; endless pages stop", async () => {
-      const closed = startFakeAnthropic();
-      await closed.stop();
-      const unreachable = await admin.post("/api/channel/fetch_models", { type: 14, base_url: closed.url, key: KEY });
-      refused(unreachable, "fetching the model list failed: the upstream could not be reached");
-      expectNoSecrets(unreachable, closed, KEY);
-      {
-        using html = oddUpstream(() => new Response(`<html>${KEY}</html>`, { headers: { "content-type": "text/html" } }));
-        const notJson = await admin.post("/api/channel/fetch_models", { type: 24, base_url: html.url, key: KEY });
-        refused(notJson, "fetching the model list failed: the upstream reply is not JSON");
-        expectNoSecrets(notJson, html, KEY);
-      }
-      {
-        using shapeless = oddUpstream(() => Response.json({ models: "none" }));
-        refused(
-          await admin.post("/api/channel/fetch_models", { type: 24, base_url: shapeless.url, key: KEY }),
-          "fetching the model list failed: the upstream reply is not a model list",
-        );
-      }
-      {
-        // An upstream that always has more: a new model and cursor on every page, followed 20 pages at the most.
-        using endless = oddUpstream((url) => {
-          const n = Number(url.searchParams.get("after_id")?.slice(1) ?? 0) + 1;
-          return Response.json({ data: [{ id: `m${n}` }], has_more: true, last_id: `m${n}` });
-        });
-        const reply = await admin.post("/api/channel/fetch_models", { type: 14, base_url: endless.url, key: KEY });
-        expect(reply.body.data).toEqual(Array.from({ length: 20 }, (_, i) => `m${i + 1}`));
-        expect(endless.calls.length).toBe(20);
-      }
     });
   });
 

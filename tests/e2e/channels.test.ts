@@ -98,7 +98,7 @@ describe("channel drawer", () => {
     await ui.page.goto("/channel/add");
     const type = form().locator("select[name=type]");
     await type.selectOption("3");
-    expect(await form().locator("input[name=other]").inputValue()).toBe("2024-10-21");
+    expect(await form().locator("input[name=other]").inputValue()).toBe("2025-04-01-preview");
     expect(await form().locator("fieldset", { has: ui.page.locator("input[name=other]") }).locator("legend").textContent()).toBe("API version");
     await type.selectOption("41");
     expect(await form().locator("input[name=other]").inputValue()).toBe("us-central1");

@@ -15,6 +15,7 @@ import type { ServiceContext } from "../../service/context";
 import type { Input } from "../../service/input";
 import { Role } from "../../shared/constants";
 import { ok } from "../http/envelope";
+import { providerUpstream } from "../relay/channel-upstream";
 import { authenticate } from "./auth";
 import { limitPerAddress } from "./rate-limit";
 import { bodyOf, pagingOf } from "./request";
@@ -33,7 +34,7 @@ const listQueryOf = (query: Query) => ({
 });
 
 /** Channel management (admin; revealing a key is root's). */
-export const channelRoutes = (ctx: ServiceContext) => {
+export const channelRoutes = (ctx: ServiceContext, upstream = providerUpstream) => {
   const admin = async (request: Request) => (await authenticate(ctx, request, Role.Admin)).user;
   /** The caller is checked before the body is read. */
   const withBody =
@@ -53,10 +54,10 @@ export const channelRoutes = (ctx: ServiceContext) => {
     .get("/api/channel/search", list)
     .get("/api/channel/models", async ({ request }) => ok(await knownModels(ctx, await admin(request))))
     .get("/api/models", async ({ request }) => ok(await modelsByType(ctx, await admin(request))))
-    .get("/api/channel/update_balance", async ({ request }) => ok(await updateAllBalances(ctx, await admin(request))))
-    .get("/api/channel/update_balance/:id", withId((actor, id) => updateChannelBalance(ctx, actor, id)))
-    .get("/api/channel/fetch_models/:id", withId((actor, id) => fetchChannelModels(ctx, actor, id)))
-    .post("/api/channel/fetch_models", withBody((actor, body) => fetchModelsWith(ctx, actor, body)))
+    .get("/api/channel/update_balance", async ({ request }) => ok(await updateAllBalances(ctx, upstream, await admin(request))))
+    .get("/api/channel/update_balance/:id", withId((actor, id) => updateChannelBalance(ctx, upstream, actor, id)))
+    .get("/api/channel/fetch_models/:id", withId((actor, id) => fetchChannelModels(ctx, upstream, actor, id)))
+    .post("/api/channel/fetch_models", withBody((actor, body) => fetchModelsWith(ctx, upstream, actor, body)))
     .get("/api/channel/:id", withId((actor, id) => getChannel(ctx, actor, id)))
     .post("/api/channel/", withBody((actor, body) => createChannels(ctx, actor, body), "channel created"))
     .put("/api/channel/", withBody((actor, body) => updateChannel(ctx, actor, body), "channel updated"))

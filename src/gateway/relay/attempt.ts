@@ -7,26 +7,25 @@ import { viaProxy } from "../../service/egress/proxy";
 import { postUpstream, UnsendableRequestError } from "../upstream/client";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { BadReplyError } from "../upstream/response-parser";
-import { providerFor } from "./providers";
-import type { Provider, UpstreamCall } from "./providers/types";
+import { providerFor } from "./providers/registry";
+import type { Provider, UpstreamCall, UpstreamError } from "./providers/types";
 
 export type AttemptResult = { ok: true; response: UpstreamReply } | { ok: false; failure: AttemptFailure; upstreamCode?: string; upstreamType?: string };
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
-async function errorOf(response: UpstreamReply, channel: RouteChannel): Promise<AttemptResult> {
-  const text = (await response.text().catch(() => "")).slice(0, ERROR_BODY_LIMIT);
-  let message = text || `upstream answered ${response.status}`;
-  let upstreamCode: string | undefined;
-  let upstreamType: string | undefined;
+/** What the family's error reply says; a reply that is not JSON is its own message. */
+function upstreamErrorOf(text: string, provider: Provider): UpstreamError {
   try {
-    const parsed = JSON.parse(text);
-    const error = parsed?.error ?? parsed;
-    if (typeof error?.message === "string") message = error.message;
-    else if (typeof error === "string") message = error;
-    if (error?.code !== undefined && error?.code !== null) upstreamCode = String(error.code);
-    if (typeof error?.type === "string" && error.type) upstreamType = error.type;
-  } catch {}
+    return provider.errorOf(JSON.parse(text));
+  } catch {
+    return {};
+  }
+}
+
+async function errorOf(response: UpstreamReply, channel: RouteChannel, provider: Provider): Promise<AttemptResult> {
+  const text = (await response.text().catch(() => "")).slice(0, ERROR_BODY_LIMIT);
+  const { message = text || `upstream answered ${response.status}`, code: upstreamCode, type: upstreamType } = upstreamErrorOf(text, provider);
   const retryAfterHeader = Number(response.header("retry-after"));
   return {
     ok: false,
@@ -59,7 +58,7 @@ export async function attemptUpstream(
         ? await postUpstream(url, headers, body, undefined, gate, deadline)
         : fetchedReply(await gatedFetch(url, { method: "POST", headers, body, redirect: "manual", signal: deadline && AbortSignal.timeout(deadline.ms) }, gate));
     if (response.status >= 200 && response.status < 300) return { ok: true, response };
-    return await errorOf(response, channel);
+    return await errorOf(response, channel, provider);
   } catch (error) {
     if (error instanceof RefusedAddressError) return { ok: false, failure: { status: 0, message: error.message }, upstreamCode: "upstream_address_not_allowed" };
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");

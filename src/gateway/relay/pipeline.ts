@@ -26,7 +26,7 @@ import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { attemptUpstream, type AttemptResult } from "./attempt";
 import { bytesReader, type UpstreamReply } from "../upstream/reply";
 import type { RelayRequest } from "./parse";
-import { providerFor } from "./providers";
+import { providerFor } from "./providers/registry";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
 import { wholeStreamIn } from "./whole-stream";

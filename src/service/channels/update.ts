@@ -4,8 +4,8 @@ import type { ServiceContext } from "../context";
 import { notFound, refuse } from "../errors";
 import { isRoot, requireAdmin } from "../users/admin-access";
 import { idOf, type Input } from "../input";
+import { baseUrlOf } from "../../shared/channel-types";
 import { channelFieldsOf, refuseIncomplete, type ChannelFields } from "./fields";
-import { upstreamBaseOf } from "./upstream";
 import { toChannelView, type ChannelView } from "./view";
 import { changeChannels } from "./write";
 
@@ -22,7 +22,7 @@ function editOf(input: Input, current: ChannelRow): ChannelFields {
 /** Only root, who may read the key anyway, may send the stored key to another address. */
 function refuseKeyRedirect(actor: UserRow, current: ChannelRow, fields: ChannelFields): void {
   if (isRoot(actor) || fields.key !== undefined) return;
-  if (upstreamBaseOf({ ...current, ...fields }) !== upstreamBaseOf(current)) refuse(REENTER_KEY);
+  if (baseUrlOf({ ...current, ...fields }) !== baseUrlOf(current)) refuse(REENTER_KEY);
 }
 
 /** Full or partial update ({id, status}, {id, priority}, {id, weight}); enabling or disabling clears an auto-disable reason. */

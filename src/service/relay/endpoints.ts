@@ -1,16 +1,10 @@
 import { chatPromptParts, countParts, inputParts, type PromptParts } from "../billing/estimate";
 import type { Usage } from "../billing/quota";
+import type { EndpointKind } from "../../shared/endpoint-kind";
+import { tokenCount } from "../../shared/token-count";
 
-export type EndpointKind =
-  | "chat"
-  | "completions"
-  | "embeddings"
-  | "moderations"
-  | "images"
-  | "speech"
-  | "transcriptions"
-  | "rerank"
-  | "responses";
+export type { EndpointKind };
+export { tokenCount };
 
 export interface Endpoint {
   kind: EndpointKind;
@@ -85,8 +79,6 @@ export function promptFitsIn(rawJson: string, tokens: number): boolean {
   return rawJson.length <= tokens && Buffer.byteLength(rawJson) <= tokens && !MEDIA_PART.test(rawJson);
 }
 
-/** A token count from an upstream report: a non-negative integer, 0 when missing or malformed. */
-export const tokenCount = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
 const num = tokenCount;
 
 /** The usage an upstream reported in a JSON reply (or one stream event), if it reported any. */

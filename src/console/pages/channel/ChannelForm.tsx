@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useState, type FormEvent } from "react";
-import { CHANNEL_TYPES, type ChannelView } from "../../../shared/channel-types";
+import { CHANNEL_TYPES, otherStartOf, type ChannelView } from "../../../shared/channel-types";
 import { api } from "../../api";
 import { SubmitOrCancel } from "../../components/form/FormButtons";
 import { SelectField } from "../../components/form/SelectField";
@@ -9,7 +9,7 @@ import { TextField } from "../../components/form/TextField";
 import { Toggle } from "../../components/form/Toggle";
 import { toast } from "../../state/toasts";
 import { relatedModels } from "./channel-calls";
-import { channelOf, draftOf, NEW_CHANNEL, OTHER_DEFAULTS, OWN_MODEL_TYPES, type ChannelDraft } from "./channel-form";
+import { channelOf, draftOf, NEW_CHANNEL, type ChannelDraft } from "./channel-form";
 import { GroupPicker } from "./GroupPicker";
 import { JsonFields } from "./JsonFields";
 import { ModelPicker } from "./ModelPicker";
@@ -33,8 +33,8 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
 
   const changeType = async (value: string) => {
     const type = Number(value);
-    setDraft((d) => d && { ...d, type, other: OTHER_DEFAULTS[type] ?? "" });
-    if (creating && OWN_MODEL_TYPES.has(type)) set("models")(await relatedModels(type));
+    setDraft((d) => d && { ...d, type, other: otherStartOf(type) });
+    if (creating && CHANNEL_TYPES.get(type)?.ownModels) set("models")(await relatedModels(type));
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -48,18 +48,19 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
     toast.success(Array.isArray(reply.data) ? t`${reply.data.length} channels created` : creating ? t`Channel created` : t`Channel updated`);
     onSaved();
   };
-  const baseUrlHint = draft.type === 8 ? t`The full address requests are sent to` : t`Leave blank for the type's default address`;
+  const facts = CHANNEL_TYPES.get(draft.type);
+  const baseUrlHint = facts?.baseUrlIsFullAddress ? t`The full address requests are sent to` : t`Leave blank for the type's default address`;
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-1" data-testid="channel-form">
       <SelectField label={t`Type`} name="type" value={String(draft.type)} options={TYPE_OPTIONS} onChange={changeType} />
       <TextField label={t`Name`} name="name" value={draft.name} onChange={set("name")} />
-      <TextField label={t`Base URL`} name="base_url" value={draft.base_url} onChange={set("base_url")} placeholder={CHANNEL_TYPES.get(draft.type)?.baseUrl || "https://"}
+      <TextField label={t`Base URL`} name="base_url" value={draft.base_url} onChange={set("base_url")} placeholder={facts?.baseUrl || "https://"}
         hint={baseUrlHint} />
       <TypeFields draft={draft} set={set} />
       <TextArea label={t`Key`} name="key" value={draft.key} onChange={set("key")} rows={batch ? 6 : 2} monospace
         placeholder={creating ? (batch ? t`One key per line` : t`The upstream's key`) : t`Leave blank to keep the stored key`}
-        hint={draft.type === 41 ? t`The service account's JSON key` : undefined} />
+        hint={facts?.keyIsServiceAccount ? t`The service account's JSON key` : undefined} />
       {creating && <Toggle label={t`Batch create: one channel per key line`} name="batch" checked={batch} onChange={setBatch} />}
       <GroupPicker groups={draft.groups} onChange={set("groups")} />
       <ModelPicker models={draft.models} onChange={set("models")} source={{ id, type: draft.type, base_url: draft.base_url, key: draft.key }} />

@@ -1,4 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
+import { CHANNEL_TYPES, type OtherMeaning } from "../../../shared/channel-types";
 import { TextField } from "../../components/form/TextField";
 import type { ChannelDraft } from "./channel-form";
 
@@ -9,18 +10,21 @@ export interface OtherField {
   optional?: boolean;
 }
 
-/** What `other` means for the types of spec §2 that ask for it. */
+/** What `other` means for the types of spec §2 that ask for it (facts in src/shared/channel-types.ts). */
 export function useOtherFields(): Record<number, OtherField> {
   const { t } = useLingui();
-  const knowledgeBase = { label: t`Knowledge base ID`, placeholder: "123e4567-e89b-12d3-a456-426614174000" };
-  return {
-    3: { label: t`API version`, placeholder: "2024-10-21" },
-    18: { label: t`Spark version`, placeholder: "v3.5" },
-    21: knowledgeBase,
-    22: knowledgeBase,
-    39: { label: t`Account ID`, placeholder: "d6b5da8hk1awo8nap34ube6gh" },
-    41: { label: t`Region`, placeholder: "us-central1", optional: true },
+  const labels: Record<OtherMeaning, string> = {
+    "api-version": t`API version`,
+    "spark-version": t`Spark version`,
+    "knowledge-base": t`Knowledge base ID`,
+    "account-id": t`Account ID`,
+    region: t`Region`,
   };
+  const fields: Record<number, OtherField> = {};
+  for (const { id, other } of CHANNEL_TYPES.values()) {
+    if (other?.asked) fields[id] = { label: labels[other.meaning], placeholder: other.example, ...(other.optional && { optional: true }) };
+  }
+  return fields;
 }
 
 interface TypeFieldsProps {
@@ -35,7 +39,7 @@ export function TypeFields({ draft, set }: TypeFieldsProps) {
   return (
     <>
       {other && <TextField label={other.label} name="other" value={draft.other} onChange={set("other")} placeholder={other.placeholder} />}
-      {draft.type === 1 && (
+      {CHANNEL_TYPES.get(draft.type)?.asksOrganization && (
         <TextField label={t`Organization (optional)`} name="openai_organization" value={draft.openai_organization} onChange={set("openai_organization")} placeholder="org-…" />
       )}
     </>

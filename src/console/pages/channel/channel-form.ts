@@ -1,4 +1,4 @@
-import type { ChannelView } from "../../../shared/channel-types";
+import { otherStartOf, type ChannelView } from "../../../shared/channel-types";
 import { splitList } from "./channel-list";
 
 /** The channel form's values: numbers as typed, models and groups as lists. */
@@ -35,20 +35,13 @@ export const draftOf = (c: ChannelView): ChannelDraft => ({
   setting: c.setting, tag: c.tag, priority: String(c.priority), weight: String(c.weight), test_model: c.test_model, auto_ban: c.auto_ban === 1, remark: c.remark,
 });
 
-/** Types whose base URL is the operator's own (no usable default). */
-export const BASE_URL_REQUIRED = new Set([3, 8, 36, 47]);
-/** Drawing (2, 5) and music (36) types start with their own model list. */
-export const OWN_MODEL_TYPES = new Set([2, 5, 36]);
-/** `other` as a new channel of the type starts with it; Vertex AI's region defaults to us-central1. */
-export const OTHER_DEFAULTS: Record<number, string> = { 3: "2024-10-21", 41: "us-central1" };
-
 /** The channel of a create or update request, as the API reads it. */
 export function channelOf(draft: ChannelDraft) {
   const { groups, models, auto_ban, priority, weight, key, ...rest } = draft;
   const channel = {
     ...rest,
     name: draft.name.trim(),
-    other: draft.other.trim() || OTHER_DEFAULTS[draft.type] || "",
+    other: draft.other.trim() || otherStartOf(draft.type),
     models: models.join(","),
     group: groups.join(","),
     priority: Number(priority),

@@ -1,5 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
-import { BASE_URL_REQUIRED, type ChannelDraft } from "./channel-form";
+import { CHANNEL_TYPES } from "../../../shared/channel-types";
+import type { ChannelDraft } from "./channel-form";
 import { isJsonObjectText, tagPriority, tagWeight } from "./channel-rules";
 import { useOtherFields } from "./TypeFields";
 
@@ -12,7 +13,7 @@ export function useDraftCheck() {
     const problems: [boolean, string][] = [
       [!d.name.trim(), t`Please enter the channel name`],
       [creating && !d.key.trim(), t`Please enter the key`],
-      [BASE_URL_REQUIRED.has(d.type) && !d.base_url.trim(), t`Please enter the base URL`],
+      [Boolean(CHANNEL_TYPES.get(d.type)?.baseUrlRequired) && !d.base_url.trim(), t`Please enter the base URL`],
       [Boolean(other && !other.optional && !d.other.trim()), t`Please fill in: ${other?.label}`],
       [d.groups.length === 0, t`Please choose at least one group`],
       [d.models.length === 0, t`Please choose at least one model`],

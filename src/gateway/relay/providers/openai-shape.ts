@@ -1,6 +1,6 @@
-import { tokenCount } from "../../../service/relay/endpoints";
-import { invalidRequest } from "../../../service/relay/errors";
-import { nowSeconds } from "../../../service/time";
+import { invalidRequest } from "../../../shared/relay-error";
+import { nowSeconds } from "../../../shared/time";
+import { tokenCount } from "../../../shared/token-count";
 
 /** What the client's OpenAI chat request becomes in other dialects: shared reading helpers and reply builders. */
 

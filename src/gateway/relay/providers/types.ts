@@ -1,5 +1,19 @@
-import type { ChannelRow } from "../../../db/schema";
-import type { EndpointKind } from "../../../service/relay/endpoints";
+import type { EndpointKind } from "../../../shared/endpoint-kind";
+
+/**
+ * What a provider reads of a channel. The routing table's channel rows carry these fields under these names,
+ * so the relay hands a row over as it is (nothing is copied per call).
+ */
+export interface ProviderChannel {
+  readonly type: number;
+  /** One key, or one per line for a channel created from several (the first is used). */
+  readonly key: string;
+  /** "" for the type's default. */
+  readonly base_url: string;
+  /** Per family: an API version, a region, ... ("" for the family's default). */
+  readonly other: string;
+  readonly openai_organization?: string;
+}
 
 /** What the client asked for, as the relay forwards it. */
 export interface UpstreamCall {
@@ -22,14 +36,50 @@ export interface UpstreamRequest {
   body?: string;
 }
 
+/** What an upstream's error reply says, as far as it says it. */
+export interface UpstreamError {
+  message?: string;
+  code?: string;
+  type?: string;
+}
+
+/** One page of an upstream's model list: its model ids and, when more follow, the next page's cursor. */
+export interface ModelPage {
+  ids: unknown[];
+  next?: unknown;
+}
+
+/** How the family's upstream lists its models (GETs of JSON, page after page). */
+export interface ModelListing {
+  /** The page's address under the channel's base URL; `cursor` is the previous page's `next` (undefined first). */
+  url(base: string, channel: ProviderChannel, cursor: string | undefined): string;
+  headers(channel: ProviderChannel): Record<string, string>;
+  /** The page a reply holds; undefined when the reply is not a model list. */
+  page(reply: any): ModelPage | undefined;
+}
+
+/** How the family's upstream reports the account's balance (GETs of JSON, in order). */
+export interface BalanceQuery {
+  /** The addresses to read under the channel's base URL, `now` in unix seconds. */
+  urls(base: string, now: number): string[];
+  headers(channel: ProviderChannel): Record<string, string>;
+  /** USD left, from the replies in the order of `urls`; undefined when they do not tell a balance. */
+  balanceOf(replies: any[]): number | undefined;
+}
+
 /**
- * One upstream family: how to address a channel and authenticate to it, and — for families that do not
- * speak OpenAI's dialect — how to translate. Without the optional hooks a family is OpenAI-shaped and
- * the relay passes requests and replies through untouched.
+ * One upstream family: the channel types it serves, how to address a channel and authenticate to it, and — for
+ * families that do not speak OpenAI's dialect — how to translate; its model list and balance when the upstream
+ * has them. Without the optional hooks a family is OpenAI-shaped and the relay passes requests and replies
+ * through untouched. Providers are pure: they decide nothing about money and touch no storage.
  */
 export interface Provider {
+  /** The channel types served (facts in src/shared/channel-types.ts); "rest": every type no other family claims. */
+  readonly types: readonly number[] | "rest";
+  /** What a blank `other` stands for, for a family that reads `other`. */
+  readonly otherDefault?: string;
   /** May throw a RelayError (400) for a request the family cannot express. */
-  request(channel: ChannelRow, call: UpstreamCall): UpstreamRequest;
+  request(channel: ProviderChannel, call: UpstreamCall): UpstreamRequest;
   /** Endpoint kinds the family serves; absent: all of them. */
   endpoints?: ReadonlySet<EndpointKind>;
   /** The upstream's JSON reply in OpenAI's shape (a chat.completion with OpenAI usage). */
@@ -39,4 +89,10 @@ export interface Provider {
    * usage-only chunk (choices: []) when it reported one, then [DONE] when the upstream finished cleanly.
    */
   mapStream?(upstream: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array>;
+  /** What an error reply (parsed JSON) says. */
+  errorOf(reply: unknown): UpstreamError;
+  /** Present when the family's upstream lists its models. */
+  readonly models?: ModelListing;
+  /** Present when the family's upstream reports a balance. */
+  readonly balance?: BalanceQuery;
 }

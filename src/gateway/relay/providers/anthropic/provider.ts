@@ -1,9 +1,10 @@
-import type { ChannelRow } from "../../../db/schema";
-import { anthropicHeaders } from "../../../service/channels/dialects";
-import { channelBaseUrl, firstKey } from "./base-url";
-import { mapEventStream, parseEvent, type EventMapper } from "./event-stream";
-import { ChunkWriter, chatCompletion, chatTurns, isNumber, stopList, tokenCount, type FinishReason, type Part, type TokenCounts } from "./openai-shape";
-import type { Provider, UpstreamCall } from "./types";
+import { channelBaseUrl } from "../channel";
+import { openaiErrorOf } from "../error-shape";
+import { mapEventStream, parseEvent, type EventMapper } from "../event-stream";
+import { ChunkWriter, chatCompletion, chatTurns, isNumber, stopList, tokenCount, type FinishReason, type Part, type TokenCounts } from "../openai-shape";
+import type { Provider, ProviderChannel, UpstreamCall } from "../types";
+import { anthropicHeaders } from "./headers";
+import { anthropicModels } from "./models";
 
 const FAMILY = "Anthropic";
 /**
@@ -116,15 +117,18 @@ function streamMapper(model: string): EventMapper {
 
 /** Anthropic Messages API: `<base>/v1/messages`, `x-api-key` and `anthropic-version` headers; chat only. */
 export const anthropicProvider: Provider = {
+  types: [14],
   endpoints: new Set(["chat"]),
-  request(channel: ChannelRow, call: UpstreamCall) {
+  request(channel: ProviderChannel, call: UpstreamCall) {
     const json = call.json ?? JSON.parse(String(call.body));
     return {
       url: `${channelBaseUrl(channel)}/v1/messages`,
-      headers: { ...anthropicHeaders(firstKey(channel)), "content-type": "application/json" },
+      headers: { ...anthropicHeaders(channel), "content-type": "application/json" },
       body: JSON.stringify(messagesBody(json, call.model, call.stream)),
     };
   },
   mapResponse: mapMessage,
   mapStream: (upstream, model) => mapEventStream(upstream, streamMapper(model)),
+  errorOf: openaiErrorOf,
+  models: anthropicModels,
 };

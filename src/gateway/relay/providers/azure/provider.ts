@@ -1,12 +1,15 @@
-import type { ChannelRow } from "../../../db/schema";
-import { channelBaseUrl, firstKey } from "./base-url";
-import type { Provider, UpstreamCall } from "./types";
+import { channelBaseUrl, firstKey } from "../channel";
+import { openaiErrorOf } from "../error-shape";
+import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 
+/** The API version a channel with a blank `other` is called with. */
 const DEFAULT_API_VERSION = "2025-04-01-preview";
 
 /** Azure OpenAI: `/openai/deployments/<model>/<task>?api-version=<other>`, `api-key` header. */
 export const azureProvider: Provider = {
-  request(channel: ChannelRow, call: UpstreamCall) {
+  types: [3],
+  otherDefault: DEFAULT_API_VERSION,
+  request(channel: ProviderChannel, call: UpstreamCall) {
     const task = call.path.replace(/^\/v1\//, "");
     const version = channel.other.trim() || DEFAULT_API_VERSION;
     const deployment = encodeURIComponent(call.model.replace(/\./g, ""));
@@ -15,4 +18,5 @@ export const azureProvider: Provider = {
     const url = `${channelBaseUrl(channel)}/openai/deployments/${deployment}/${task}?api-version=${encodeURIComponent(version)}`;
     return { url, headers };
   },
+  errorOf: openaiErrorOf,
 };

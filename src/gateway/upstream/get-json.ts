@@ -1,21 +1,11 @@
-import type { ChannelRow } from "../../db/schema";
-import { CHANNEL_TYPES } from "../../shared/channel-types";
-import { RefusedAddressError, type UpstreamGate } from "../egress/gate";
-import { gatedFetch } from "../egress/gated-fetch";
-import { refuse } from "../errors";
-import { firstKeyOf } from "./dialects";
+import { RefusedAddressError, type UpstreamGate } from "../../service/egress/gate";
+import { gatedFetch } from "../../service/egress/gated-fetch";
+import { refuse } from "../../service/errors";
 
 const TIMEOUT_MS = 15_000;
 
-/** Where a channel's requests go: its base URL, else its type's default. */
-export const upstreamBaseOf = (channel: Pick<ChannelRow, "type" | "base_url">): string =>
-  (channel.base_url || CHANNEL_TYPES.get(channel.type)?.baseUrl || "").replace(/\/+$/, "");
-
-/** OpenAI's authentication: the channel's first key as a Bearer token. */
-export const bearerHeaders = (key: string): Record<string, string> => ({ authorization: `Bearer ${firstKeyOf(key)}` });
-
 /**
- * GET of an upstream's JSON, the key in `headers`, at an address `gate` allows. Failures are told by kind and
+ * GET of an upstream's JSON (a model list, a balance), the key in `headers`, at an address `gate` allows. Failures are told by kind and
  * status only (and the policy's refusal): upstream error text can echo the key and the URL is the operator's,
  * so neither reaches the message.
  */

@@ -1,10 +1,11 @@
-import type { ChannelRow } from "../../../db/schema";
-import { geminiHeaders, geminiVersionOf } from "../../../service/channels/dialects";
-import { invalidRequest } from "../../../service/relay/errors";
-import { channelBaseUrl, firstKey } from "./base-url";
-import { mapEventStream, parseEvent, type EventMapper } from "./event-stream";
-import { ChunkWriter, chatCompletion, chatTurns, isNumber, stopList, tokenCount, type FinishReason, type Part, type TokenCounts } from "./openai-shape";
-import type { Provider, UpstreamCall } from "./types";
+import { invalidRequest } from "../../../../shared/relay-error";
+import { channelBaseUrl } from "../channel";
+import { openaiErrorOf } from "../error-shape";
+import { mapEventStream, parseEvent, type EventMapper } from "../event-stream";
+import { ChunkWriter, chatCompletion, chatTurns, isNumber, stopList, tokenCount, type FinishReason, type Part, type TokenCounts } from "../openai-shape";
+import type { Provider, ProviderChannel, UpstreamCall } from "../types";
+import { DEFAULT_VERSION, geminiHeaders, geminiVersionOf } from "./address";
+import { geminiModels } from "./models";
 
 const FAMILY = "Gemini";
 
@@ -106,18 +107,22 @@ function streamMapper(model: string): EventMapper {
  * streams), the key in the `x-goog-api-key` header (kept out of the URL); chat only.
  */
 export const geminiProvider: Provider = {
+  types: [24],
+  otherDefault: DEFAULT_VERSION,
   endpoints: new Set(["chat"]),
-  request(channel: ChannelRow, call: UpstreamCall) {
+  request(channel: ProviderChannel, call: UpstreamCall) {
     const json = call.json ?? JSON.parse(String(call.body));
-    const version = geminiVersionOf(channel.other);
+    const version = geminiVersionOf(channel);
     const model = encodeURIComponent(call.model.replace(/^models\//, ""));
     const method = call.stream ? "streamGenerateContent?alt=sse" : "generateContent";
     return {
       url: `${channelBaseUrl(channel)}/${version}/models/${model}:${method}`,
-      headers: { ...geminiHeaders(firstKey(channel)), "content-type": "application/json" },
+      headers: { ...geminiHeaders(channel), "content-type": "application/json" },
       body: JSON.stringify(generateContentBody(json)),
     };
   },
   mapResponse: mapGenerateContent,
   mapStream: (upstream, model) => mapEventStream(upstream, streamMapper(model)),
+  errorOf: openaiErrorOf,
+  models: geminiModels,
 };

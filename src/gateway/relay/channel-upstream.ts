@@ -1,0 +1,46 @@
+import type { ChannelUpstream, UpstreamChannel } from "../../service/channels/upstream-port";
+import type { UpstreamGate } from "../../service/egress/gate";
+import { refuse } from "../../service/errors";
+import { channelTypeName } from "../../shared/channel-types";
+import { nowSeconds } from "../../shared/time";
+import { getUpstreamJson } from "../upstream/get-json";
+import { channelBaseUrl } from "./providers/channel";
+import { providerFor } from "./providers/registry";
+
+const LISTING = "fetching the model list";
+const BALANCE = "querying the balance";
+/** Pages followed at the most: far more models than any upstream lists, and an end to an upstream that never stops. */
+const MAX_PAGES = 20;
+
+const baseOf = (channel: UpstreamChannel, what: string): string => channelBaseUrl(channel) || refuse(`${what} failed: the channel has no base URL`);
+const unsupported = (what: string, type: number): never => refuse(`${what} is not supported for channel type ${channelTypeName(type)}`);
+
+/** Follows the pages from the first until one names no next cursor (or repeats its own), MAX_PAGES at the most; the ids in order, without repeats. */
+async function listModels(channel: UpstreamChannel, gate: UpstreamGate): Promise<string[]> {
+  const listing = providerFor(channel.type).models ?? unsupported(LISTING, channel.type);
+  const base = baseOf(channel, LISTING);
+  const headers = listing.headers(channel);
+  const ids: unknown[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < MAX_PAGES; pages++) {
+    const reply = await getUpstreamJson(listing.url(base, channel, cursor), headers, LISTING, gate);
+    const { ids: more, next } = listing.page(reply) ?? refuse(`${LISTING} failed: the upstream reply is not a model list`);
+    ids.push(...more);
+    if (typeof next !== "string" || next === "" || next === cursor) break;
+    cursor = next;
+  }
+  return [...new Set(ids.filter((id): id is string => typeof id === "string" && id !== ""))];
+}
+
+/** Reads the family's balance calls in order, then the balance they tell. */
+async function queryBalance(channel: UpstreamChannel, gate: UpstreamGate): Promise<number> {
+  const query = providerFor(channel.type).balance ?? unsupported("balance query", channel.type);
+  const base = baseOf(channel, BALANCE);
+  const headers = query.headers(channel);
+  const replies: unknown[] = [];
+  for (const url of query.urls(base, nowSeconds())) replies.push(await getUpstreamJson(url, headers, BALANCE, gate));
+  return query.balanceOf(replies) ?? refuse(`${BALANCE} failed: the upstream reply is not a balance`);
+}
+
+/** The service's ChannelUpstream port, spoken through each channel type's provider. */
+export const providerUpstream: ChannelUpstream = { listModels, queryBalance };

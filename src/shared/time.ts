@@ -1,0 +1,1 @@
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
