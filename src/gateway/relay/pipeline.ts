@@ -1,27 +1,15 @@
-import { InsufficientQuotaError, type Reservation } from "../../service/billing/book";
-import { countParts, countPartsInSlices, countTextTokens, partsLength, type PromptParts } from "../../service/billing/estimate";
-import { priceOf, UnpricedModelError, type Price } from "../../service/billing/pricing";
-import { quotaFor, reservationFor, type Usage } from "../../service/billing/quota";
+import { CallCharge, type ChargedCall } from "../../service/billing/call-charge";
+import type { Usage } from "../../service/billing/quota";
 import { setChannelStatus } from "../../service/channels/status";
-import type { ServiceContext } from "../../service/context";
 import { upstreamGate } from "../../service/egress/site-gate";
-import { checkModelAllowed, type RelayCaller } from "../../service/relay/caller";
-import { consumeLog, errorLog, type CallRecord } from "../../service/relay/consume-log";
-import {
-  completionBudget,
-  estimatePromptTokens,
-  generatedText,
-  promptFitsIn,
-  promptParts,
-  reportedUsage,
-  type Endpoint,
-} from "../../service/relay/endpoints";
-import { invalidRequest, RelayError } from "../../service/relay/errors";
+import { checkModelAllowed } from "../../service/relay/caller";
+import { errorLog } from "../../service/relay/consume-log";
+import { generatedText, reportedUsage } from "../../service/relay/endpoints";
+import { RelayError } from "../../service/relay/errors";
 import { mapModel } from "../../service/relay/model-mapping";
 import { disableReason, shouldRetry, type AttemptFailure } from "../../service/relay/retry-policy";
 import { routeGroups } from "../../service/relay/route-groups";
 import type { RouteChannel } from "../../service/relay/routing-table";
-import { recordConsumption } from "../../service/stats/record";
 import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { attemptUpstream, type AttemptResult } from "./attempt";
 import { bytesReader, type UpstreamReply } from "../upstream/reply";
@@ -41,22 +29,8 @@ const sseHeaders = (requestId: string) => ({
   "x-tollgate-request-id": requestId,
 });
 
-interface CallState {
-  ctx: ServiceContext;
-  caller: RelayCaller;
-  endpoint: Endpoint;
+interface CallState extends ChargedCall {
   req: RelayRequest;
-  requestId: string;
-  ip: string;
-  startedAt: number;
-  /** Counted on first need: a small prompt is reserved at the PreConsumedQuota floor without counting. */
-  promptEstimate: () => number;
-  channelsTried: number[];
-}
-
-function reserveFailure(error: InsufficientQuotaError): RelayError {
-  const code = error.who === "user" ? "insufficient_user_quota" : "pre_consume_token_quota_failed";
-  return new RelayError(403, `${error.who === "user" ? "user" : "API key"} quota is not enough for this request`, code, "insufficient_quota");
 }
 
 /** Which group and channel the next attempt uses: pinned, or the first route group with an untried channel. */
@@ -142,65 +116,8 @@ function finalFailure(last: (AttemptResult & { ok: false }) | undefined, s: Call
   );
 }
 
-function priceFor(s: Omit<CallState, "promptEstimate" | "channelsTried">, group: string): Price {
-  try {
-    return priceOf(s.ctx, s.req.model, group, s.caller.user.group);
-  } catch (error) {
-    if (error instanceof UnpricedModelError) throw invalidRequest(error.message, "model_price_error");
-    throw error;
-  }
-}
-
-/** Holds the call's worst honest cost: the prompt (at least PreConsumedQuota) plus its completion budget. */
-function reserve(s: CallState, price: Price, perCallUnits: number, promptTokens: number): Reservation | Promise<Reservation> {
-  const { ctx, caller, req } = s;
-  const floor = ctx.options.num("PreConsumedQuota");
-  const estimate = { promptTokens, maxCompletionTokens: completionBudget(s.endpoint.kind, req.json ?? {}) };
-  const amount = reservationFor(price, estimate, floor, ctx.options.num("QuotaPerUnit")) * perCallUnits;
-  const token = caller.token ? { id: caller.token.id, unlimited: caller.token.unlimited_quota === 1 } : null;
-  try {
-    return ctx.relay.book.reserveAtOnce(caller.user.id, token, amount) ?? ctx.relay.book.reserve(caller.user.id, token, amount).catch(refusedReservation);
-  } catch (error) {
-    return refusedReservation(error);
-  }
-}
-
-/** Prompt text up to this many characters is counted on the call's own turn (a few milliseconds at most). */
-const COUNT_AT_ONCE_CHARS = 16 * 1024;
-
-/**
- * Reserves the call's cost. A small prompt is held at the PreConsumedQuota floor without counting, a mid-sized
- * one counted at once; a long one is first held at the floor (a caller who cannot pay even that is refused
- * before any tokenizer runs), then counted in slices that let other requests in, then held at its count.
- */
-function reserveCall(s: CallState, price: Price, perCallUnits: number, setCount: (tokens: number) => void): Reservation | Promise<Reservation> {
-  const floor = s.ctx.options.num("PreConsumedQuota");
-  if (promptFitsIn(s.req.raw, floor)) return reserve(s, price, perCallUnits, floor);
-  const parts = promptParts(s.endpoint.kind, s.req.json ?? {});
-  if (partsLength(parts) > COUNT_AT_ONCE_CHARS) return reserveLongPrompt(s, price, perCallUnits, parts, setCount);
-  const counted = countParts(s.req.model, parts);
-  setCount(counted);
-  return reserve(s, price, perCallUnits, counted);
-}
-
-async function reserveLongPrompt(s: CallState, price: Price, perCallUnits: number, parts: PromptParts, setCount: (tokens: number) => void) {
-  const minimum = await reserve(s, price, perCallUnits, s.ctx.options.num("PreConsumedQuota"));
-  let counted: number;
-  try {
-    counted = await countPartsInSlices(s.req.model, parts);
-  } finally {
-    s.ctx.relay.book.release(minimum);
-  }
-  setCount(counted);
-  return reserve(s, price, perCallUnits, counted);
-}
-
-function refusedReservation(error: unknown): never {
-  throw error instanceof InsufficientQuotaError ? reserveFailure(error) : error;
-}
-
 /** Tries channels until one answers 2xx: a failed channel is excluded for the rest of the call. */
-async function tryChannels(s: CallState, groups: string[], billing: Omit<Success, "channel" | "group" | "upstreamModel" | "provider">): Promise<Response> {
+async function tryChannels(s: CallState, groups: string[], charge: CallCharge): Promise<Response> {
   const { ctx, caller, req } = s;
   const excluded = new Set<number>();
   const retries = caller.pinnedChannelId === undefined ? ctx.options.num("RetryTimes") : 0;
@@ -215,8 +132,8 @@ async function tryChannels(s: CallState, groups: string[], billing: Omit<Success
     const call = upstreamCall(s, upstreamModel, provider);
     const result = await attemptUpstream(channel, call, ctx.config.relayTimeoutMs, upstreamGate(ctx.options), provider);
     if (result.ok) {
-      const price = group === groups[0] ? billing.price : priceFor(s, group);
-      return deliver(s, result.response, { price, perCallUnits: billing.perCallUnits, reservation: billing.reservation, channel, group, upstreamModel, provider });
+      charge.answeredBy(channel.row.id, group, upstreamModel);
+      return deliver(s, result.response, provider, upstreamModel, charge);
     }
     last = result;
     await noteFailure(s, channel, result.failure);
@@ -232,118 +149,70 @@ async function tryChannels(s: CallState, groups: string[], billing: Omit<Success
 }
 
 /**
- * One relayed call: price (fail closed), reserve, then try channels — highest tier first, a failed channel
- * excluded for the rest of the call, up to RetryTimes more — and bill the exact cost from the upstream's
- * usage. The reservation is always released or settled, whatever happens (a stream settles when it ends).
+ * One relayed call: open its charge (priced, fail closed, and held), then try channels — highest tier first, a
+ * failed channel excluded for the rest of the call, up to RetryTimes more — and bill the exact cost from the
+ * upstream's usage. The charge is always released or settled, whatever happens (a stream settles when it ends).
  */
-export async function runRelay(call: Omit<CallState, "promptEstimate" | "channelsTried">): Promise<Response> {
+export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<Response> {
   const { ctx, caller, req } = call;
   checkModelAllowed(caller.token, req.model);
   const routes = ctx.relay.routes;
   const pinned = caller.pinnedChannelId !== undefined;
   const groups = pinned ? [caller.group] : routeGroups(ctx, caller.user, caller.group).filter((g) => routes.hasRoute(g, req.model));
-  let counted: number | undefined;
-  const promptEstimate = () => (counted ??= estimatePromptTokens(call.endpoint.kind, req.model, req.json ?? {}));
-  const setCount = (tokens: number) => (counted = tokens);
   const { endpoint, requestId, ip, startedAt } = call;
-  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, promptEstimate, channelsTried: [] };
+  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, channelsTried: [] };
   if (groups.length === 0) throw finalFailure(undefined, s, caller.group);
-  const price = priceFor(call, groups[0]!);
-  const perCallUnits = price.kind === "per-call" ? Math.max(1, Number(req.json?.n) || 1) : 1;
-  const held = reserveCall(s, price, perCallUnits, setCount);
-  const reservation = held instanceof Promise ? await held : held;
+  const opened = CallCharge.open(s, groups[0]!);
+  const charge = opened instanceof Promise ? await opened : opened;
   let delivered = false;
   try {
-    const response = await tryChannels(s, groups, { price, perCallUnits, reservation });
+    const response = await tryChannels(s, groups, charge);
     delivered = true;
     return response;
   } finally {
-    if (!delivered) ctx.relay.book.release(reservation);
+    if (!delivered) charge.release();
   }
 }
 
-interface Success {
-  channel: RouteChannel;
-  provider: Provider;
-  group: string;
-  upstreamModel: string;
-  price: Price;
-  perCallUnits: number;
-  reservation: Reservation;
-}
-
-function settle(s: CallState, ok: Success, usage: Usage, estimated: boolean, extra: { firstResponseMs: number; streamEnd?: string }) {
-  const { ctx } = s;
-  const quota = quotaFor(ok.price, usage, ctx.options.num("QuotaPerUnit")) * ok.perCallUnits;
-  const record: CallRecord = {
-    caller: s.caller,
-    model: s.req.model,
-    upstreamModel: ok.upstreamModel,
-    group: ok.group,
-    price: ok.price,
-    usage,
-    estimated,
-    quota,
-    channelId: ok.channel.row.id,
-    channelsTried: s.channelsTried,
-    stream: s.req.stream,
-    startedAt: s.startedAt,
-    firstResponseMs: extra.firstResponseMs,
-    requestId: s.requestId,
-    ip: s.ip,
-    streamEnd: extra.streamEnd,
-  };
-  const log = ctx.options.bool("LogConsumeEnabled") ? consumeLog(record) : null;
-  ctx.relay.book.settle(ok.reservation, { channelId: ok.channel.row.id, quota, log });
-  recordConsumption(ctx, { userId: s.caller.user.id, username: s.caller.user.username, model: s.req.model, quota, tokens: usage.promptTokens + usage.completionTokens });
-}
-
-function countedUsage(s: CallState, text: string): Usage {
-  return { promptTokens: s.promptEstimate(), completionTokens: countTextTokens(s.req.model, text), cachedTokens: 0 };
-}
-
 /** A translating family's JSON reply, in OpenAI's shape, billed from the usage it reported. */
-async function deliverTranslated(s: CallState, response: UpstreamReply, ok: Success, map: NonNullable<Provider["mapResponse"]>): Promise<Response> {
+async function deliverTranslated(s: CallState, response: UpstreamReply, map: NonNullable<Provider["mapResponse"]>, upstreamModel: string, charge: CallCharge): Promise<Response> {
   let reply: Record<string, unknown>;
   try {
-    reply = map(JSON.parse(await response.text()), ok.upstreamModel);
+    reply = map(JSON.parse(await response.text()), upstreamModel);
   } catch {
     throw new RelayError(502, "the upstream's reply could not be read", "bad_response_body", "upstream_error");
   }
   const usage = reportedUsage(s.endpoint.kind, reply);
   const text = usage ? "" : generatedText(s.endpoint.kind, reply);
-  settle(s, ok, usage ?? countedUsage(s, text), !usage, { firstResponseMs: Date.now() - s.startedAt });
+  charge.settle(usage, text, Date.now() - s.startedAt);
   return new Response(JSON.stringify(reply), { status: 200, headers: { "content-type": "application/json", "x-tollgate-request-id": s.requestId } });
 }
 
 /** Hands the upstream's answer to the client and bills it (after the stream ends, for streams). */
-async function deliver(s: CallState, response: UpstreamReply, ok: Success): Promise<Response> {
+async function deliver(s: CallState, response: UpstreamReply, provider: Provider, upstreamModel: string, charge: CallCharge): Promise<Response> {
   const contentType = response.header("content-type") ?? "";
-  const { mapStream, mapResponse } = ok.provider;
+  const { mapStream, mapResponse } = provider;
   if (s.req.stream && contentType.includes("text/event-stream")) {
     const arrived = mapStream ? undefined : response.arrived();
     const whole = wholeStreamIn(arrived, s.endpoint.kind, s.req.clientWantsUsage);
     if (whole) {
-      settle(s, ok, whole.usage, false, { firstResponseMs: Date.now() - s.startedAt, streamEnd: "done" });
+      charge.settle(whole.usage, "", Date.now() - s.startedAt, "done");
       return new Response(whole.body, { status: 200, headers: sseHeaders(s.requestId) });
     }
     const body = await relayStream({
       kind: s.endpoint.kind,
-      upstream: arrived ? bytesReader(arrived) : mapStream ? mapStream(response.stream(), ok.upstreamModel).getReader() : response.reader(),
+      upstream: arrived ? bytesReader(arrived) : mapStream ? mapStream(response.stream(), upstreamModel).getReader() : response.reader(),
       clientWantsUsage: s.req.clientWantsUsage,
       startedAt: s.startedAt,
       idleTimeoutMs: s.ctx.config.streamingTimeoutMs,
       drainMs: DRAIN_MS,
       pingSeconds: s.ctx.config.streamPingSeconds,
-      synthesizeUsage: (outcome: StreamOutcome) => countedUsage(s, outcome.text),
-      onEnd: (outcome) => {
-        const usage = outcome.usage ?? countedUsage(s, outcome.text);
-        settle(s, ok, usage, !outcome.usage, { firstResponseMs: outcome.firstResponseMs, streamEnd: outcome.end });
-      },
+      synthesizeUsage: (outcome: StreamOutcome) => charge.countedUsage(outcome.text),
+      onEnd: (outcome) => charge.settle(outcome.usage, outcome.text, outcome.firstResponseMs, outcome.end),
     });
     return new Response(body, { status: 200, headers: sseHeaders(s.requestId) });
   }
-  if (mapResponse) return deliverTranslated(s, response, ok, mapResponse);
+  if (mapResponse) return deliverTranslated(s, response, mapResponse, upstreamModel, charge);
   const bytes = await response.bytes();
   let usage: Usage | undefined;
   let text = "";
@@ -356,8 +225,7 @@ async function deliver(s: CallState, response: UpstreamReply, ok: Success): Prom
   } else if (s.endpoint.kind === "transcriptions") {
     text = utf8.decode(bytes);
   }
-  const firstResponseMs = Date.now() - s.startedAt;
-  settle(s, ok, usage ?? countedUsage(s, text), !usage, { firstResponseMs });
+  charge.settle(usage, text, Date.now() - s.startedAt);
   const headers: Record<string, string> = { "x-tollgate-request-id": s.requestId };
   if (contentType) headers["content-type"] = contentType;
   return new Response(bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers });

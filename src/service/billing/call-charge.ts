@@ -1,0 +1,186 @@
+import type { ServiceContext } from "../context";
+import type { RelayCaller } from "../relay/caller";
+import { consumeLog } from "../relay/consume-log";
+import { completionBudget, estimatePromptTokens, promptFitsIn, promptParts, type Endpoint } from "../relay/endpoints";
+import { invalidRequest, RelayError } from "../relay/errors";
+import { recordConsumption } from "../stats/record";
+import { InsufficientQuotaError, type Reservation } from "./book";
+import { countParts, countPartsInSlices, countTextTokens, partsLength, type PromptParts } from "./estimate";
+import { priceOf, UnpricedModelError, type Price } from "./pricing";
+import { quotaFor, reservationFor, type Usage } from "./quota";
+
+/** The call a charge is for, as plain data (the relay's own call state is one). */
+export interface ChargedCall {
+  ctx: ServiceContext;
+  caller: RelayCaller;
+  endpoint: Endpoint;
+  /** The request: `raw` is its JSON text ("" for form data), `json` its parsed body. */
+  req: { model: string; stream: boolean; raw: string; json?: Record<string, any> };
+  requestId: string;
+  ip: string;
+  startedAt: number;
+  /** Every channel tried so far, in order (the log row names them). */
+  channelsTried: number[];
+}
+
+/** Prompt text up to this many characters is counted on the call's own turn (a few milliseconds at most). */
+const COUNT_AT_ONCE_CHARS = 16 * 1024;
+
+/** A balance that cannot cover the hold, as the relay refuses it. */
+function refused(error: unknown): never {
+  if (!(error instanceof InsufficientQuotaError)) throw error;
+  const code = error.who === "user" ? "insufficient_user_quota" : "pre_consume_token_quota_failed";
+  throw new RelayError(403, `${error.who === "user" ? "user" : "API key"} quota is not enough for this request`, code, "insufficient_quota");
+}
+
+/** The price of the call's model through `group`; fails closed on an unpriced model. */
+function priceIn(call: ChargedCall, group: string): Price {
+  try {
+    return priceOf(call.ctx, call.req.model, group, call.caller.user.group);
+  } catch (error) {
+    if (error instanceof UnpricedModelError) throw invalidRequest(error.message, "model_price_error");
+    throw error;
+  }
+}
+
+/**
+ * The money of one relayed call, where it is priced: `open` prices the model in the first route group and holds
+ * the call's worst honest cost; `answeredBy` names the channel that answered (its group's price is the one
+ * billed); `settle` turns the hold into the exact charge with its log row and rollup; `release` gives it back
+ * when nothing is billable. A per-call price counts the request's `n` calls.
+ */
+export class CallCharge {
+  private price: Price;
+  private group: string;
+  /** Calls billed: the request's `n` (at least 1) for a per-call price, else 1. */
+  private readonly calls: number;
+  private reservation: Reservation | undefined = undefined;
+  /** The prompt's token count, once counted (a small prompt is held at the floor without counting). */
+  private promptTokens: number | undefined = undefined;
+  private channelId = 0;
+  private upstreamModel = "";
+
+  private constructor(
+    private readonly call: ChargedCall,
+    group: string,
+  ) {
+    this.price = priceIn(call, group);
+    this.group = group;
+    this.calls = this.price.kind === "per-call" ? Math.max(1, Number(call.req.json?.n) || 1) : 1;
+  }
+
+  /**
+   * Prices the call in `group` and holds its cost: at once (no promise) when the caller's balances are in memory
+   * and the prompt is small. A small prompt is held at the PreConsumedQuota floor without counting, a mid-sized
+   * one counted at once; a long one is first held at the floor (a caller who cannot pay even that is refused
+   * before any tokenizer runs), then counted in slices that let other requests in, then held at its count.
+   */
+  static open(call: ChargedCall, group: string): CallCharge | Promise<CallCharge> {
+    const charge = new CallCharge(call, group);
+    const { ctx, endpoint, req } = call;
+    const floor = ctx.options.num("PreConsumedQuota");
+    if (promptFitsIn(req.raw, floor)) return charge.hold(floor);
+    const parts = promptParts(endpoint.kind, req.json ?? {});
+    if (partsLength(parts) > COUNT_AT_ONCE_CHARS) return charge.holdCounted(parts, floor);
+    charge.promptTokens = countParts(req.model, parts);
+    return charge.hold(charge.promptTokens);
+  }
+
+  /** Holds the prompt (at least PreConsumedQuota tokens) plus its completion budget, priced like the bill. */
+  private hold(promptTokens: number): CallCharge | Promise<CallCharge> {
+    const { ctx, caller, endpoint, req } = this.call;
+    const estimate = { promptTokens, maxCompletionTokens: completionBudget(endpoint.kind, req.json ?? {}) };
+    const amount = reservationFor(this.price, estimate, ctx.options.num("PreConsumedQuota"), ctx.options.num("QuotaPerUnit")) * this.calls;
+    const token = caller.token ? { id: caller.token.id, unlimited: caller.token.unlimited_quota === 1 } : null;
+    let held: Reservation | undefined;
+    try {
+      held = ctx.relay.book.reserveAtOnce(caller.user.id, token, amount);
+    } catch (error) {
+      refused(error);
+    }
+    if (!held) return this.holdLoaded(token, amount);
+    this.reservation = held;
+    return this;
+  }
+
+  /** `hold` for a balance the book must load first. */
+  private async holdLoaded(token: { id: number; unlimited: boolean } | null, amount: number): Promise<CallCharge> {
+    try {
+      this.reservation = await this.call.ctx.relay.book.reserve(this.call.caller.user.id, token, amount);
+    } catch (error) {
+      refused(error);
+    }
+    return this;
+  }
+
+  private async holdCounted(parts: PromptParts, floor: number): Promise<CallCharge> {
+    await this.hold(floor);
+    const minimum = this.reservation!;
+    let counted: number;
+    try {
+      counted = await countPartsInSlices(this.call.req.model, parts);
+    } finally {
+      this.call.ctx.relay.book.release(minimum);
+    }
+    this.promptTokens = counted;
+    return this.hold(counted);
+  }
+
+  /** The channel that answered, through `group`: the call is billed at that group's price. */
+  answeredBy(channelId: number, group: string, upstreamModel: string): void {
+    if (group !== this.group) {
+      this.price = priceIn(this.call, group);
+      this.group = group;
+    }
+    this.channelId = channelId;
+    this.upstreamModel = upstreamModel;
+  }
+
+  /** Usage as we count it when the upstream reported none: the prompt's estimate and `text`'s tokens. */
+  countedUsage(text: string): Usage {
+    const { endpoint, req } = this.call;
+    this.promptTokens ??= estimatePromptTokens(endpoint.kind, req.model, req.json ?? {});
+    return { promptTokens: this.promptTokens, completionTokens: countTextTokens(req.model, text), cachedTokens: 0 };
+  }
+
+  /**
+   * Bills the exact cost of `reported` usage, or of the counted usage of `text` when the upstream reported none:
+   * the charge and its log row go to the book (its journal has them before the reply is answered), the
+   * dashboard rollup counts them. Only the first settle or release of a call counts.
+   */
+  settle(reported: Usage | undefined, text: string, firstResponseMs: number, streamEnd?: string): void {
+    const { ctx, caller, req } = this.call;
+    const usage = reported ?? this.countedUsage(text);
+    const quota = quotaFor(this.price, usage, ctx.options.num("QuotaPerUnit")) * this.calls;
+    const log = ctx.options.bool("LogConsumeEnabled") ? this.logRow(usage, !reported, quota, firstResponseMs, streamEnd) : null;
+    ctx.relay.book.settle(this.reservation!, { channelId: this.channelId, quota, log });
+    recordConsumption(ctx, { userId: caller.user.id, username: caller.user.username, model: req.model, quota, tokens: usage.promptTokens + usage.completionTokens });
+  }
+
+  private logRow(usage: Usage, estimated: boolean, quota: number, firstResponseMs: number, streamEnd: string | undefined) {
+    const c = this.call;
+    return consumeLog({
+      caller: c.caller,
+      model: c.req.model,
+      upstreamModel: this.upstreamModel,
+      group: this.group,
+      price: this.price,
+      usage,
+      estimated,
+      quota,
+      channelId: this.channelId,
+      channelsTried: c.channelsTried,
+      stream: c.req.stream,
+      startedAt: c.startedAt,
+      firstResponseMs,
+      requestId: c.requestId,
+      ip: c.ip,
+      streamEnd,
+    });
+  }
+
+  /** Gives the hold back: nothing of the call is billable. */
+  release(): void {
+    this.call.ctx.relay.book.release(this.reservation!);
+  }
+}

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { CallCharge, type ChargedCall } from "../../src/service/billing/call-charge";
+import type { ServiceContext } from "../../src/service/context";
+import { countPartsInSlices } from "../../src/service/billing/estimate";
+import { ENDPOINTS, promptParts } from "../../src/service/relay/endpoints";
+import type { RelayError } from "../../src/service/relay/errors";
+import { createTestDatabase, DIALECTS, type TestDatabase } from "../support/databases";
+import { openTestContext } from "../support/server";
+
+const chat = ENDPOINTS["/v1/chat/completions"]!;
+/** Words that are new to the encoder's cache: counting this many takes several slices of a few milliseconds. */
+const longPrompt = (words: number) => Array.from({ length: words }, (_, i) => `w${(i * 7919) % 100_003}`).join(" ");
+
+let names = 0;
+async function newCaller(ctx: ServiceContext, quota: number, tokenRemain?: number): Promise<ChargedCall["caller"]> {
+  const username = `charge-${++names}`;
+  await ctx.db.k
+    .insertInto("users")
+    .values({ username, password: "x", aff_code: `c-${username}`, created_at: 1, email: null, access_token_hash: null, deleted_at: null, quota })
+    .execute();
+  const user = await ctx.db.k.selectFrom("users").selectAll().where("username", "=", username).executeTakeFirstOrThrow();
+  if (tokenRemain === undefined) return { user, token: null, group: "default" };
+  const hash = `charge-h-${names}`;
+  await ctx.db.k.insertInto("tokens").values({ user_id: user.id, key_hash: hash, key_sealed: "", key_masked: "", name: "t", created_time: 1, remain_quota: tokenRemain, deleted_at: null }).execute();
+  const token = await ctx.db.k.selectFrom("tokens").selectAll().where("key_hash", "=", hash).executeTakeFirstOrThrow();
+  return { user, token, group: "default" };
+}
+
+function callOf(ctx: ServiceContext, caller: ChargedCall["caller"], model: string, body: Record<string, unknown>): ChargedCall {
+  const json = { model, ...body };
+  return { ctx, caller, endpoint: chat, req: { model, stream: false, raw: JSON.stringify(json), json }, requestId: `req-${++names}`, ip: "127.0.0.1", startedAt: Date.now(), channelsTried: [] };
+}
+
+const hello = { messages: [{ role: "user", content: "hi" }] };
+const refusal = (error: unknown) => ({ status: (error as RelayError).status, code: (error as RelayError).code });
+
+describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
+  let database: TestDatabase;
+  let ctx: ServiceContext;
+  const available = (userId: number) => ctx.relay.book.availableOf(userId);
+  async function lastLog(userId: number) {
+    await ctx.relay.book.flush();
+    return ctx.db.k.selectFrom("logs").selectAll().where("user_id", "=", userId).orderBy("id", "desc").executeTakeFirstOrThrow();
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    ctx = await openTestContext(database, { BILLING_FLUSH_MS: "3600000" });
+    await ctx.options.set("ModelRatio", JSON.stringify({ "tok-model": 2 }));
+    await ctx.options.set("CompletionRatio", JSON.stringify({ "tok-model": 3 }));
+    await ctx.options.set("ModelPrice", JSON.stringify({ "call-model": 0.01 }));
+    await ctx.options.set("GroupRatio", JSON.stringify({ default: 1, cheap: 0.5, dear: 4 }));
+    await ctx.options.set("PreConsumedQuota", "1000");
+  });
+  afterAll(async () => {
+    await ctx.close();
+    await database.drop();
+  });
+
+  test("a small prompt is held at PreConsumedQuota tokens priced in the first route group; release gives it all back", async () => {
+    const caller = await newCaller(ctx, 100_000);
+    const charge = await CallCharge.open(callOf(ctx, caller, "tok-model", hello), "dear");
+    // 1000 tokens × model 2 × group 4.
+    expect(await available(caller.user.id)).toBe(100_000 - 8_000);
+    charge.release();
+    expect(await available(caller.user.id)).toBe(100_000);
+  });
+
+  test("the hold adds the completion budget (max_tokens) priced like the bill", async () => {
+    const caller = await newCaller(ctx, 100_000);
+    const charge = await CallCharge.open(callOf(ctx, caller, "tok-model", { ...hello, max_tokens: 100 }), "default");
+    // (1000 + 100 × completion 3) × model 2.
+    expect(await available(caller.user.id)).toBe(100_000 - 2_600);
+    charge.release();
+  });
+
+  test("settle bills the exact cost of the reported usage at the price of the group whose channel answered, with its log row and rollup", async () => {
+    const caller = await newCaller(ctx, 100_000);
+    const call = callOf(ctx, caller, "tok-model", hello);
+    call.channelsTried.push(3, 7);
+    const charge = await CallCharge.open(call, "dear");
+    charge.answeredBy(7, "cheap", "upstream-tok");
+    charge.settle({ promptTokens: 100, completionTokens: 50, cachedTokens: 0 }, "", 42);
+    // (100 + 50 × 3) × model 2 × group 0.5 (cheap, not the first route group's 4).
+    expect(await available(caller.user.id)).toBe(100_000 - 250);
+    const log = await lastLog(caller.user.id);
+    expect(log).toMatchObject({ quota: 250, prompt_tokens: 100, completion_tokens: 50, channel_id: 7, group: "cheap", model_name: "tok-model", request_id: call.requestId, content: "" });
+    const other = JSON.parse(log.other!);
+    expect(other).toMatchObject({ frt: 42, model_ratio: 2, completion_ratio: 3, group_ratio: 0.5, upstream_model_name: "upstream-tok", is_model_mapped: true, usage_source: "upstream" });
+    expect(other.admin_info.use_channel).toEqual([3, 7]);
+    const row = await ctx.db.k.selectFrom("users").select("quota").where("id", "=", caller.user.id).executeTakeFirstOrThrow();
+    expect(row.quota).toBe(100_000 - 250);
+    await ctx.relay.rollup.flush();
+    const rolled = await ctx.db.k.selectFrom("quota_data").select(["quota", "token_used", "count"]).where("user_id", "=", caller.user.id).executeTakeFirstOrThrow();
+    expect(rolled).toMatchObject({ quota: 250, token_used: 150, count: 1 });
+  });
+
+  test("a channel of the first route group bills that group's price", async () => {
+    const caller = await newCaller(ctx, 100_000);
+    const charge = await CallCharge.open(callOf(ctx, caller, "tok-model", hello), "dear");
+    charge.answeredBy(1, "dear", "tok-model");
+    charge.settle({ promptTokens: 100, completionTokens: 50, cachedTokens: 0 }, "", 5);
+    expect((await lastLog(caller.user.id)).quota).toBe(2_000);
+  });
+
+  test("without reported usage, settle bills the counted prompt and text and says so in the log", async () => {
+    const caller = await newCaller(ctx, 100_000);
+    const charge = await CallCharge.open(callOf(ctx, caller, "tok-model", hello), "default");
+    charge.answeredBy(1, "default", "tok-model");
+    const counted = charge.countedUsage("hello there");
+    expect(counted.promptTokens).toBeGreaterThan(0);
+    expect(counted.completionTokens).toBeGreaterThan(0);
+    charge.settle(undefined, "hello there", 5, "eof");
+    const log = await lastLog(caller.user.id);
+    expect(log).toMatchObject({ prompt_tokens: counted.promptTokens, completion_tokens: counted.completionTokens });
+    expect(log.quota).toBe((counted.promptTokens + counted.completionTokens * 3) * 2);
+    expect(log.content).toContain("counted by the gateway");
+    expect(JSON.parse(log.other!)).toMatchObject({ usage_source: "estimated", stream_status: { status: "ok", end_reason: "eof" } });
+  });
+
+  test("a per-call price holds and bills once per requested choice (n), and only once settled", async () => {
+    const caller = await newCaller(ctx, 100_000);
+    const charge = await CallCharge.open(callOf(ctx, caller, "call-model", { ...hello, n: 3 }), "default");
+    // 0.01 USD × 500 000 per USD × 3.
+    expect(await available(caller.user.id)).toBe(100_000 - 15_000);
+    charge.answeredBy(1, "default", "call-model");
+    charge.settle({ promptTokens: 10, completionTokens: 10, cachedTokens: 0 }, "", 5);
+    charge.settle({ promptTokens: 10, completionTokens: 10, cachedTokens: 0 }, "", 5);
+    charge.release();
+    expect(await available(caller.user.id)).toBe(100_000 - 15_000);
+    expect((await lastLog(caller.user.id)).quota).toBe(15_000);
+    const one = await CallCharge.open(callOf(ctx, caller, "call-model", hello), "default");
+    expect(await available(caller.user.id)).toBe(100_000 - 20_000);
+    one.release();
+  });
+
+  test("a token price ignores n", async () => {
+    const caller = await newCaller(ctx, 100_000);
+    const charge = await CallCharge.open(callOf(ctx, caller, "tok-model", { ...hello, n: 3 }), "default");
+    expect(await available(caller.user.id)).toBe(100_000 - 2_000);
+    charge.release();
+  });
+
+  test("an unpriced model is refused with 400 model_price_error and holds nothing", async () => {
+    const caller = await newCaller(ctx, 100_000);
+    const opened = Promise.resolve().then(() => CallCharge.open(callOf(ctx, caller, "nobody-priced-this", hello), "default"));
+    expect(refusal(await opened.catch((e) => e))).toEqual({ status: 400, code: "model_price_error" });
+    expect(await available(caller.user.id)).toBe(100_000);
+  });
+
+  test("a caller who cannot cover the hold is refused with 403: the user's balance, then the key's", async () => {
+    const poor = await newCaller(ctx, 1_999);
+    const byUser = Promise.resolve().then(() => CallCharge.open(callOf(ctx, poor, "tok-model", hello), "default"));
+    expect(refusal(await byUser.catch((e) => e))).toEqual({ status: 403, code: "insufficient_user_quota" });
+    const poorKey = await newCaller(ctx, 100_000, 1_999);
+    const byKey = Promise.resolve().then(() => CallCharge.open(callOf(ctx, poorKey, "tok-model", hello), "default"));
+    expect(refusal(await byKey.catch((e) => e))).toEqual({ status: 403, code: "pre_consume_token_quota_failed" });
+    expect(await available(poorKey.user.id)).toBe(100_000);
+  });
+
+  test("a long prompt is held at the floor while it is counted, then at its count", async () => {
+    const caller = await newCaller(ctx, 10_000_000);
+    await available(caller.user.id);
+    const body = { messages: [{ role: "user", content: longPrompt(40_000) }] };
+    const opening = CallCharge.open(callOf(ctx, caller, "tok-model", body), "default");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await available(caller.user.id)).toBe(10_000_000 - 2_000);
+    const charge = await opening;
+    const tokens = await countPartsInSlices("tok-model", promptParts("chat", body));
+    expect(tokens).toBeGreaterThan(40_000);
+    expect(await available(caller.user.id)).toBe(10_000_000 - tokens * 2);
+    charge.release();
+    expect(await available(caller.user.id)).toBe(10_000_000);
+  });
+
+  test("a caller with 0 quota and a long prompt is refused before the prompt is counted", async () => {
+    const broke = await newCaller(ctx, 0);
+    await available(broke.user.id);
+    let turns = 0;
+    const tick = setInterval(() => turns++, 0);
+    const opening = CallCharge.open(callOf(ctx, broke, "tok-model", { messages: [{ role: "user", content: longPrompt(40_000) }] }), "default");
+    const outcome = await Promise.resolve(opening).catch((e) => e);
+    clearInterval(tick);
+    expect(refusal(outcome)).toEqual({ status: 403, code: "insufficient_user_quota" });
+    // Counting lets other work in every few milliseconds; the refusal came before any of it.
+    expect(turns).toBe(0);
+  });
+});
