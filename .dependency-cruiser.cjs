@@ -39,9 +39,8 @@ module.exports = {
     {
       name: "providers-never-service-db",
       comment:
-        'DESIGN.md: "providers → never service or db (ports only)". ' +
-        "TODO(issue 16, branch `providers`): a warning until the providers rework lands; then make it an error.",
-      severity: "warn",
+        'DESIGN.md: "providers → never service or db (ports only)".',
+      severity: "error",
       from: { path: `${SRC}gateway/relay/providers/` },
       to: { path: `${SRC}(service|db)/` },
     },

@@ -99,9 +99,8 @@ describe("the layer rules of DESIGN.md are checked (bun run layers)", () => {
     expect(exitCode).not.toBe(0);
   });
 
-  test("our own tree keeps the rules; only the providers' borrowing is left, for the providers rework", async () => {
-    const ours = await violationsIn(ROOT);
-    expect(ours.filter((v) => v.rule !== "providers-never-service-db")).toEqual([]);
+  test("our own tree keeps every rule", async () => {
+    expect(await violationsIn(ROOT)).toEqual([]);
     expect((await runLayersScript(ROOT)).exitCode).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loadTokenizers } from "../../src/service/billing/estimate";
 import { DIALECTS } from "../support/databases";
 import { startRelayEnv, type RelayEnv } from "./support";
 
@@ -45,6 +46,9 @@ describe.each(DIALECTS)("a request's token estimate never stalls the gateway on 
   let poorKey: string;
 
   beforeAll(async () => {
+    // A served gateway loads its encodings a second after it listens (src/server/serve.ts); this in-process one
+    // loads them here, so the tests time the counting and not a once-per-process load.
+    loadTokenizers();
     env = await startRelayEnv(dialect);
     await env.addChannel({ models: "gpt-4o-mini,text-embedding-3-small,rerank-1", group: "default" });
     await env.setPrices({ "gpt-4o-mini": 0.075, "text-embedding-3-small": 0.01, "rerank-1": 0.01 });
