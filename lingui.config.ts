@@ -6,7 +6,12 @@ export default defineConfig({
   sourceLocale: "en",
   locales: ["en", "zh"],
   fallbackLocales: { default: "en" },
-  catalogs: [{ path: "<rootDir>/src/console/locales/{locale}/messages", include: ["<rootDir>/src/console", "<rootDir>/src/cli/tui"] }],
+  catalogs: [
+    {
+      path: "<rootDir>/src/console/locales/{locale}/messages",
+      include: ["<rootDir>/src/console", "<rootDir>/src/cli/tui"],
+    },
+  ],
   // File names without line numbers, so catalogs change only when messages do.
   format: formatter({ lineNumbers: false }),
 });

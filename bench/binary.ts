@@ -22,5 +22,7 @@ export async function binaryBench(): Promise<void> {
   }
   console.log(`  tollgate --version: ${median(versions).toFixed(1)} ms (median of 9)  [target <= 20 ms]`);
   const serve = await coldStart([BINARY, "serve"]);
-  console.log(`  serve cold start to first 200 on /api/status, empty SQLite: ${serve.toFixed(1)} ms  [target <= 100 ms]`);
+  console.log(
+    `  serve cold start to first 200 on /api/status, empty SQLite: ${serve.toFixed(1)} ms  [target <= 100 ms]`,
+  );
 }

@@ -42,7 +42,8 @@ async function applyThousand(dir: string, command: string[]): Promise<number> {
   const file = join(dir, "channels.yaml");
   writeFileSync(file, channelsFile(CHANNELS));
   const times: number[] = [];
-  for (let i = 0; i < 3; i++) times.push(await timed([...command, "apply", "-f", file], { SQLITE_PATH: await freshDatabase(dir) }));
+  for (let i = 0; i < 3; i++)
+    times.push(await timed([...command, "apply", "-f", file], { SQLITE_PATH: await freshDatabase(dir) }));
   return median(times);
 }
 
@@ -52,10 +53,14 @@ export async function cliBench(): Promise<void> {
   try {
     const source = ["bun", join(ROOT, "src/main.ts")];
     const fromSource = await applyThousand(dir, source);
-    console.log(`tollgate apply of ${CHANNELS} channels, fresh SQLite, from source: ${(fromSource / 1000).toFixed(2)} s  [target <= 5 s]`);
+    console.log(
+      `tollgate apply of ${CHANNELS} channels, fresh SQLite, from source: ${(fromSource / 1000).toFixed(2)} s  [target <= 5 s]`,
+    );
     if (existsSync(COMPILED)) {
       const compiled = await applyThousand(dir, [COMPILED]);
-      console.log(`tollgate apply of ${CHANNELS} channels, fresh SQLite, dist/tollgate: ${(compiled / 1000).toFixed(2)} s  [target <= 5 s]`);
+      console.log(
+        `tollgate apply of ${CHANNELS} channels, fresh SQLite, dist/tollgate: ${(compiled / 1000).toFixed(2)} s  [target <= 5 s]`,
+      );
     }
     const versions: number[] = [];
     for (let i = 0; i < 7; i++) versions.push(await timed([...source, "--version"]));

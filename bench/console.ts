@@ -6,7 +6,8 @@ import { median, ROOT, startGateway } from "./support";
 const DIST = join(ROOT, "dist/console");
 const STATIC_IMPORT = /(?:from|import)\s*"(\/assets\/[^"]+\.js)"/g;
 
-const gzipSize = async (path: string) => gzipSync(new Uint8Array(await Bun.file(join(DIST, path)).arrayBuffer())).byteLength;
+const gzipSize = async (path: string) =>
+  gzipSync(new Uint8Array(await Bun.file(join(DIST, path)).arrayBuffer())).byteLength;
 
 /** The JS and CSS a first visit downloads: what index.html names, plus the chunks the entry imports statically. */
 export async function initialBundle(): Promise<{ jsBytes: number; cssBytes: number }> {

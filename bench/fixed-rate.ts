@@ -56,7 +56,13 @@ const HEAD_END = Buffer.from("\r\n\r\n");
 const EMPTY = Buffer.alloc(0);
 
 /** The bytes of one HTTP/1.1 request with a body (keep-alive is HTTP/1.1's default). */
-export function httpRequest(origin: string, method: string, path: string, body: string, headers: Record<string, string> = {}): Uint8Array {
+export function httpRequest(
+  origin: string,
+  method: string,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Uint8Array {
   const host = new URL(origin).host;
   const payload = Buffer.from(body);
   let head = `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n`;
@@ -231,7 +237,11 @@ export async function fixedRate(options: FixedRateOptions): Promise<FixedRateRes
             inFlight--;
             conn.busy = false;
           }
-          if (!closing) open().then((fresh) => (idle.push(fresh), dispatch()), () => errors++);
+          if (!closing)
+            open().then(
+              (fresh) => (idle.push(fresh), dispatch()),
+              () => errors++,
+            );
           if (next >= total && inFlight === 0 && pendingHead === pending.length) finished();
         },
         error() {},

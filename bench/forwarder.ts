@@ -41,7 +41,10 @@ const server = Bun.serve({
       return new Response(reply.body, { status: reply.status, statusText: reply.statusText, headers: replyHeaders });
     } catch (error) {
       if (request.signal.aborted) return new Response(null, { status: 499 });
-      return Response.json({ error: { message: `upstream unreachable: ${error}`, type: "forwarder_error" } }, { status: 502 });
+      return Response.json(
+        { error: { message: `upstream unreachable: ${error}`, type: "forwarder_error" } },
+        { status: 502 },
+      );
     }
   },
 });

@@ -32,8 +32,23 @@ const LIVE_ROWS = 500;
 const ROWS_PER_INSERT = 500;
 const ROWS_PER_TRANSACTION = 250_000;
 const COLUMNS = [
-  "user_id", "created_at", "type", "username", "token_name", "token_id", "model_name", "quota", "prompt_tokens",
-  "completion_tokens", "use_time", "is_stream", "channel_id", "group", "ip", "request_id", "other",
+  "user_id",
+  "created_at",
+  "type",
+  "username",
+  "token_name",
+  "token_id",
+  "model_name",
+  "quota",
+  "prompt_tokens",
+  "completion_tokens",
+  "use_time",
+  "is_stream",
+  "channel_id",
+  "group",
+  "ip",
+  "request_id",
+  "other",
 ];
 
 /** A fast deterministic generator (xorshift32), so every run seeds the same rows. */
@@ -73,8 +88,17 @@ const groupOf = (rank: number) => ["default", "default", "default", "vip", "svip
 const channelOf = (model: number, pick: number) => 1 + ((model * 7 + pick * 3) % CHANNELS);
 const otherOf = Array.from({ length: CHANNELS + 1 }, (_, channel) =>
   JSON.stringify({
-    frt: 812, model_ratio: 2.5, completion_ratio: 4, cache_ratio: 0.5, cache_tokens: 0, model_price: -1, group_ratio: 1,
-    user_group_ratio: -1, upstream_model_name: "model-upstream", is_model_mapped: false, usage_source: "upstream",
+    frt: 812,
+    model_ratio: 2.5,
+    completion_ratio: 4,
+    cache_ratio: 0.5,
+    cache_tokens: 0,
+    model_price: -1,
+    group_ratio: 1,
+    user_group_ratio: -1,
+    upstream_model_name: "model-upstream",
+    is_model_mapped: false,
+    usage_source: "upstream",
     admin_info: { use_channel: [channel] },
   }),
 );
@@ -85,17 +109,33 @@ const otherOf = Array.from({ length: CHANNELS + 1 }, (_, channel) =>
  */
 function seed(path: string, count: number, from: number, to: number): void {
   const db = new Database(path);
-  for (const pragma of ["journal_mode = MEMORY", "synchronous = OFF", "cache_size = -2000000", "threads = 2", "temp_store = MEMORY"]) db.run(`PRAGMA ${pragma}`);
+  for (const pragma of [
+    "journal_mode = MEMORY",
+    "synchronous = OFF",
+    "cache_size = -2000000",
+    "threads = 2",
+    "temp_store = MEMORY",
+  ])
+    db.run(`PRAGMA ${pragma}`);
   for (let id = 1; id <= CHANNELS; id++) {
-    db.run("INSERT INTO channels (id, type, key, name, created_time, models) VALUES (?, 1, 'sk-bench', ?, 0, '')", [id, `channel-${id}`]);
+    db.run("INSERT INTO channels (id, type, key, name, created_time, models) VALUES (?, 1, 'sk-bench', ?, 0, '')", [
+      id,
+      `channel-${id}`,
+    ]);
   }
-  const indexes = db.query<{ name: string; sql: string }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'logs' AND sql IS NOT NULL").all();
+  const indexes = db
+    .query<{ name: string; sql: string }, []>(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'logs' AND sql IS NOT NULL",
+    )
+    .all();
   for (const index of indexes) db.run(`DROP INDEX ${index.name}`);
   const next = random();
   const pickUser = zipf(USERS, next);
   const pickModel = zipf(MODELS, next);
   const row = `(${COLUMNS.map(() => "?").join(",")})`;
-  const insert = db.prepare(`INSERT INTO logs (${COLUMNS.map((c) => `"${c}"`).join(",")}) VALUES ${Array(ROWS_PER_INSERT).fill(row).join(",")}`);
+  const insert = db.prepare(
+    `INSERT INTO logs (${COLUMNS.map((c) => `"${c}"`).join(",")}) VALUES ${Array(ROWS_PER_INSERT).fill(row).join(",")}`,
+  );
   const values: (string | number)[] = new Array(ROWS_PER_INSERT * COLUMNS.length);
   const span = to - from;
   let i = 0;
@@ -154,7 +194,10 @@ async function timed(work: () => Promise<unknown>): Promise<{ first: number; med
 async function measure(ctx: ServiceContext, now: number): Promise<void> {
   const admin = { id: 1, role: Role.Root } as UserRow;
   const heaviest = { id: userId(0), role: Role.Common } as UserRow;
-  const list = (actor: UserRow, scope: LogScope, query: LogQuery, page = 1) => () => listLogs(ctx, actor, scope, query, { page, pageSize: 10 });
+  const list =
+    (actor: UserRow, scope: LogScope, query: LogQuery, page = 1) =>
+    () =>
+      listLogs(ctx, actor, scope, query, { page, pageSize: 10 });
   const stat = (actor: UserRow, scope: LogScope, query: LogQuery) => () => logStat(ctx, actor, scope, query);
   const days = (n: number) => ({ start_timestamp: String(now - n * 86_400), end_timestamp: String(now + 3600) });
   const filtered = { username: username(9), model_name: modelName(2), ...days(3) };
@@ -192,10 +235,14 @@ async function benchSize(rows: number): Promise<void> {
       live.run(`INSERT INTO logs (user_id, created_at, type, username, model_name, quota, prompt_tokens, completion_tokens)
         SELECT uid, ${now} - abs(random() % 60), 2, 'user' || (uid - 1), 'model-0', 100, 200, 50
         FROM (SELECT 1 + abs(random() % ${USERS}) AS uid FROM logs LIMIT ${LIVE_ROWS})`);
-      const heaviest = live.query<{ n: number }, []>(`SELECT count(*) AS n FROM logs WHERE user_id = ${userId(0)}`).get()!.n;
+      const heaviest = live
+        .query<{ n: number }, []>(`SELECT count(*) AS n FROM logs WHERE user_id = ${userId(0)}`)
+        .get()!.n;
       live.close();
       const size = statSync(path).size / 1024 ** 3;
-      console.log(`\n${fmtRows(rows)} log rows: seeded in ${seconds(seededMs)} s (file ${size.toFixed(2)} GiB, indexes included; heaviest user ${heaviest} rows)`);
+      console.log(
+        `\n${fmtRows(rows)} log rows: seeded in ${seconds(seededMs)} s (file ${size.toFixed(2)} GiB, indexes included; heaviest user ${heaviest} rows)`,
+      );
       await measure(ctx, Math.floor(Date.now() / 1000));
     } finally {
       await ctx.close();
@@ -207,7 +254,9 @@ async function benchSize(rows: number): Promise<void> {
 
 export async function logsBench(): Promise<void> {
   console.log("\nLog screens at scale (issue #4 §3): SQLite, the service calls behind GET /api/log/ and /api/log/stat");
-  console.log(`  load average at start: ${loadavg()[0]!.toFixed(2)} (2 cores; figures are unreliable when this is well above 0.5)`);
+  console.log(
+    `  load average at start: ${loadavg()[0]!.toFixed(2)} (2 cores; figures are unreliable when this is well above 0.5)`,
+  );
   for (const rows of SIZES) await benchSize(rows);
 }
 

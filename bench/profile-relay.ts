@@ -27,9 +27,16 @@ try {
   const target = { name: "Tollgate", url: gateway.url, pid: gateway.proc.pid, key, stop: gateway.stop };
   await saturate(target, !!values.stream, 2);
   const result = await saturate(target, !!values.stream, Number(values.seconds ?? 10));
-  console.log(`${Math.round(result.requestsPerSecond)} req/s, ${result.cpuMicrosPerRequest.toFixed(1)} CPU µs/req, non-2xx ${result.non2xx}`);
+  console.log(
+    `${Math.round(result.requestsPerSecond)} req/s, ${result.cpuMicrosPerRequest.toFixed(1)} CPU µs/req, non-2xx ${result.non2xx}`,
+  );
 } finally {
   await gateway.stop();
   fake.proc.kill("SIGTERM");
 }
-console.log(`profile: ${out}/${readdirSync(out).filter((f) => f.endsWith(".md")).sort().at(-1)}`);
+console.log(
+  `profile: ${out}/${readdirSync(out)
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .at(-1)}`,
+);

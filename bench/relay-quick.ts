@@ -12,7 +12,12 @@ import { provision, saturate, startScript, type Target } from "./relay";
 import { ROOT, startGateway } from "./support";
 
 const { values } = parseArgs({
-  options: { seconds: { type: "string" }, rounds: { type: "string" }, source: { type: "boolean" }, binary: { type: "string", multiple: true } },
+  options: {
+    seconds: { type: "string" },
+    rounds: { type: "string" },
+    source: { type: "boolean" },
+    binary: { type: "string", multiple: true },
+  },
 });
 const seconds = Number(values.seconds ?? 8);
 const rounds = Number(values.rounds ?? 1);
@@ -20,7 +25,13 @@ const rounds = Number(values.rounds ?? 1);
 const fake = await startScript("fake upstream", "fake-upstream-server.ts", [], 1);
 const forwarder = await startScript("forwarder", "forwarder.ts", ["--upstream", fake.url], 0);
 const targets: Target[] = [
-  { name: "forwarder", url: forwarder.url, pid: forwarder.proc.pid, key: "", stop: async () => void forwarder.proc.kill() },
+  {
+    name: "forwarder",
+    url: forwarder.url,
+    pid: forwarder.proc.pid,
+    key: "",
+    stop: async () => void forwarder.proc.kill(),
+  },
 ];
 async function tollgate(name: string, command?: string[]) {
   const gateway = await startGateway({ command, cpu: 0, env: { INITIAL_ROOT_PASSWORD: "bench-root-pass" } });

@@ -57,7 +57,12 @@ export interface Target {
 }
 
 /** Spawns a plain Bun script pinned to a CPU and waits until its port answers. */
-export async function startScript(name: string, script: string, args: string[], cpu: number): Promise<{ url: string; proc: Subprocess }> {
+export async function startScript(
+  name: string,
+  script: string,
+  args: string[],
+  cpu: number,
+): Promise<{ url: string; proc: Subprocess }> {
   const port = freePort();
   const proc = spawn({
     cmd: ["taskset", "-c", String(cpu), "bun", join(import.meta.dir, script), "--port", String(port), ...args],
@@ -95,9 +100,17 @@ export async function provision(gateway: Gateway, fakeUrl: string): Promise<stri
     return { json, response };
   };
   const login = await call("POST", "/api/user/login", { username: "root", password: ROOT_PASSWORD });
-  const auth = { cookie: login.response.headers.get("set-cookie")!.split(";")[0]!, "New-Api-User": String(login.json.data.id) };
+  const auth = {
+    cookie: login.response.headers.get("set-cookie")!.split(";")[0]!,
+    "New-Api-User": String(login.json.data.id),
+  };
   await call("PUT", "/api/option/", { key: "ModelRatio", value: JSON.stringify({ [MODEL]: 1 }) }, auth);
-  await call("POST", "/api/channel/", { type: 1, name: "fake", key: "sk-bench-upstream", base_url: fakeUrl, models: MODEL, group: "default" }, auth);
+  await call(
+    "POST",
+    "/api/channel/",
+    { type: 1, name: "fake", key: "sk-bench-upstream", base_url: fakeUrl, models: MODEL, group: "default" },
+    auth,
+  );
   const token = await call("POST", "/api/token/", { name: "bench", unlimited_quota: true }, auth);
   return token.json.data.keys[0] as string;
 }
@@ -117,7 +130,10 @@ async function probe(target: Target) {
       body: chatBody(stream),
     });
     const text = await response.text();
-    if (response.status !== 200) console.log(`  ! ${target.name} ${stream ? "stream" : "non-stream"} probe: ${response.status} ${text.slice(0, 300)}`);
+    if (response.status !== 200)
+      console.log(
+        `  ! ${target.name} ${stream ? "stream" : "non-stream"} probe: ${response.status} ${text.slice(0, 300)}`,
+      );
   }
 }
 
@@ -135,13 +151,26 @@ interface Saturation {
 /** wrk POSTing the chat body through bench/wrk-post.lua, on CPU 1; CPU and RSS of the target's process. */
 export async function saturate(target: Target, stream: boolean, seconds: number): Promise<Saturation> {
   const cmd = [
-    "taskset", "-c", String(CLIENT_CPU),
-    "wrk", "--latency", "-t1", "-c64", `-d${seconds}s`, "-s", join(import.meta.dir, "wrk-post.lua"),
+    "taskset",
+    "-c",
+    String(CLIENT_CPU),
+    "wrk",
+    "--latency",
+    "-t1",
+    "-c64",
+    `-d${seconds}s`,
+    "-s",
+    join(import.meta.dir, "wrk-post.lua"),
     target.url + CHAT_PATH,
   ];
   const rss = sampleRss(target.pid, 250);
   const cpuBefore = cpuMicros(target.pid);
-  const proc = spawn({ cmd, env: { ...process.env, WRK_BODY: chatBody(stream), WRK_KEY: target.key }, stdout: "pipe", stderr: "inherit" });
+  const proc = spawn({
+    cmd,
+    env: { ...process.env, WRK_BODY: chatBody(stream), WRK_KEY: target.key },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   const cpu = cpuMicros(target.pid) - cpuBefore;
@@ -189,11 +218,15 @@ const MB = 1024 * 1024;
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 const signed = (n: number, digits = 2) => (Number.isFinite(n) ? (n >= 0 ? "+" : "") + n.toFixed(digits) : "n/a");
 const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : "n/a");
-const load = () => loadavg().map((n) => n.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
 
 function table(header: string[], rows: string[][]) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => "  " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const line = (cells: string[]) =>
+    "  " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   console.log(line(header));
   console.log("  " + widths.map((w) => "-".repeat(w)).join("  "));
   for (const row of rows) console.log(line(row));
@@ -201,14 +234,24 @@ function table(header: string[], rows: string[][]) {
 
 export async function relayBench(): Promise<void> {
   const began = performance.now();
-  console.log(`\nRelay benchmark (issue #3 §9): server under test on CPU ${SERVER_CPU}; wrk, the fixed-rate client and the fake upstream on CPU ${CLIENT_CPU}`);
-  console.log(`  load average at start: ${load()} (2 cores: other work on the machine skews every figure below; it should be near 0 here)`);
+  console.log(
+    `\nRelay benchmark (issue #3 §9): server under test on CPU ${SERVER_CPU}; wrk, the fixed-rate client and the fake upstream on CPU ${CLIENT_CPU}`,
+  );
+  console.log(
+    `  load average at start: ${load()} (2 cores: other work on the machine skews every figure below; it should be near 0 here)`,
+  );
 
   const fake = await startScript("fake upstream", "fake-upstream-server.ts", [], CLIENT_CPU);
   const forwarderProc = await startScript("forwarder", "forwarder.ts", ["--upstream", fake.url], SERVER_CPU);
   const targets: Target[] = [
     { name: "fake directly (ceiling)", url: fake.url, pid: fake.proc.pid, key: "", stop: () => stopProc(fake.proc) },
-    { name: "bare forwarder (floor)", url: forwarderProc.url, pid: forwarderProc.proc.pid, key: "", stop: () => stopProc(forwarderProc.proc) },
+    {
+      name: "bare forwarder (floor)",
+      url: forwarderProc.url,
+      pid: forwarderProc.proc.pid,
+      key: "",
+      stop: () => stopProc(forwarderProc.proc),
+    },
   ];
   const [direct, forwarder] = targets as [Target, Target];
   try {
@@ -229,7 +272,9 @@ export async function relayBench(): Promise<void> {
       await saturate(target, true, 1);
     }
     // Rounds alternate the targets, so a slow spell of the machine weighs on all of them alike; medians are shown.
-    const runs = new Map<Target, { plain: Saturation[]; stream: Saturation[] }>(targets.map((t) => [t, { plain: [], stream: [] }]));
+    const runs = new Map<Target, { plain: Saturation[]; stream: Saturation[] }>(
+      targets.map((t) => [t, { plain: [], stream: [] }]),
+    );
     for (let round = 0; round < SATURATION_ROUNDS; round++) {
       for (const target of targets) {
         runs.get(target)!.plain.push(await saturate(target, false, SATURATION_SECONDS));
@@ -247,8 +292,12 @@ export async function relayBench(): Promise<void> {
         const { plain, stream } = sat.get(t)!;
         return [
           t.name,
-          fmt(plain.requestsPerSecond, 0), fmt(plain.cpuMicrosPerRequest, 0), String(plain.non2xx),
-          fmt(stream.requestsPerSecond, 0), fmt(stream.cpuMicrosPerRequest, 0), String(stream.non2xx),
+          fmt(plain.requestsPerSecond, 0),
+          fmt(plain.cpuMicrosPerRequest, 0),
+          String(plain.non2xx),
+          fmt(stream.requestsPerSecond, 0),
+          fmt(stream.cpuMicrosPerRequest, 0),
+          String(stream.non2xx),
           fmt(Math.max(plain.rssMax, stream.rssMax) / MB),
         ];
       }),
@@ -287,18 +336,43 @@ export async function relayBench(): Promise<void> {
     const latencyTargets = [direct, forwarder, source];
     try {
       for (const t of latencyTargets) {
-        await fixedRate({ origin: t.url, requests: requestsFor(t, [false]), rate: FIXED_RATE, seconds: 1, connections: 32 }); // warm-up
+        await fixedRate({
+          origin: t.url,
+          requests: requestsFor(t, [false]),
+          rate: FIXED_RATE,
+          seconds: 1,
+          connections: 32,
+        }); // warm-up
         fixed.set(t, []);
       }
       // Rounds alternate the targets, so a stall of the machine (the fake alone shows them too) spoils one round, not the figure.
       for (let round = 0; round < FIXED_ROUNDS; round++) {
         for (const t of latencyTargets) {
-          fixed.get(t)!.push(await fixedRate({ origin: t.url, requests: requestsFor(t, [false]), rate: FIXED_RATE, seconds: FIXED_SECONDS, connections: 32 }));
+          fixed
+            .get(t)!
+            .push(
+              await fixedRate({
+                origin: t.url,
+                requests: requestsFor(t, [false]),
+                rate: FIXED_RATE,
+                seconds: FIXED_SECONDS,
+                connections: 32,
+              }),
+            );
         }
       }
       for (const t of latencyTargets) {
         const requests = requestsFor(t, [true]);
-        firstByte.set(t, await fixedRate({ origin: t.url, requests, rate: FIRST_BYTE_RATE, seconds: FIRST_BYTE_SECONDS, connections: 16 }));
+        firstByte.set(
+          t,
+          await fixedRate({
+            origin: t.url,
+            requests,
+            rate: FIRST_BYTE_RATE,
+            seconds: FIRST_BYTE_SECONDS,
+            connections: 16,
+          }),
+        );
       }
     } finally {
       pinSelf(undefined);
@@ -321,10 +395,15 @@ export async function relayBench(): Promise<void> {
         const rounds = fixed.get(t)!;
         const total = (of: (r: FixedRateResult) => number) => String(rounds.reduce((n, r) => n + of(r), 0));
         return [
-          t.name, fmt(median(rounds.map((r) => r.achievedRate)), 0), fmt(median(rounds.map(p50)), 3), fmt(median(rounds.map(p99)), 3),
+          t.name,
+          fmt(median(rounds.map((r) => r.achievedRate)), 0),
+          fmt(median(rounds.map(p50)), 3),
+          fmt(median(rounds.map(p99)), 3),
           fmt(Math.max(...rounds.map((r) => r.latency.max)), 1),
-          t !== direct ? signed(added(t, p50).median, 3) : "-", t !== direct ? signed(added(t, p99).median, 3) : "-",
-          total((r) => r.non2xx), total((r) => r.errors),
+          t !== direct ? signed(added(t, p50).median, 3) : "-",
+          t !== direct ? signed(added(t, p99).median, 3) : "-",
+          total((r) => r.non2xx),
+          total((r) => r.errors),
         ];
       }),
     );
@@ -342,15 +421,22 @@ export async function relayBench(): Promise<void> {
     );
 
     const fbBase = firstByte.get(direct)!;
-    console.log(`\n  Stream chat at ${FIRST_BYTE_RATE} req/s for ${FIRST_BYTE_SECONDS} s: first body byte, and the whole stream (load average now ${load()}, the bench's own included)`);
+    console.log(
+      `\n  Stream chat at ${FIRST_BYTE_RATE} req/s for ${FIRST_BYTE_SECONDS} s: first body byte, and the whole stream (load average now ${load()}, the bench's own included)`,
+    );
     table(
       ["target", "first byte p50 ms", "p99 ms", "added p50", "whole p50 ms", "whole p99 ms", "non-2xx", "errors"],
       latencyTargets.map((t) => {
         const r = firstByte.get(t)!;
         return [
-          t.name, fmt(r.firstByte.p50, 3), fmt(r.firstByte.p99, 3),
+          t.name,
+          fmt(r.firstByte.p50, 3),
+          fmt(r.firstByte.p99, 3),
           t === direct ? "-" : signed(r.firstByte.p50 - fbBase.firstByte.p50, 3),
-          fmt(r.latency.p50, 3), fmt(r.latency.p99, 3), String(r.non2xx), String(r.errors),
+          fmt(r.latency.p50, 3),
+          fmt(r.latency.p99, 3),
+          String(r.non2xx),
+          String(r.errors),
         ];
       }),
     );
@@ -358,23 +444,35 @@ export async function relayBench(): Promise<void> {
       `  ${source.name}: stream first byte added ${fmt(firstByte.get(source)!.firstByte.p50 - fbBase.firstByte.p50, 3)} ms (p50) [target <= 1 ms]` +
         "  (the fake answers a repeated request with its whole memoized stream at once)",
     );
-    for (const r of [...[...fixed.values()].flat(), ...firstByte.values()]) if (r.firstError) console.log(`  ! first non-2xx: ${r.firstError}`);
+    for (const r of [...[...fixed.values()].flat(), ...firstByte.values()])
+      if (r.firstError) console.log(`  ! first non-2xx: ${r.firstError}`);
 
     // ---- RSS soak, on a fresh process (the ones above carry what the saturation runs left behind) ----
-    const soaked = await startTollgate(`${compiled ? "Tollgate, compiled" : "Tollgate, from source"}, fresh process`, fake.url, compiled ? [COMPILED, "serve"] : undefined);
+    const soaked = await startTollgate(
+      `${compiled ? "Tollgate, compiled" : "Tollgate, from source"}, fresh process`,
+      fake.url,
+      compiled ? [COMPILED, "serve"] : undefined,
+    );
     targets.push(soaked);
     console.log(
       `\n  ${soaked.name}: RSS soak, ${SOAK_RATE} req/s alternating non-stream and stream for ${SOAK_SECONDS} s, VmRSS every ${SOAK_SAMPLE_SECONDS} s`,
     );
     const series: { at: number; rss: number }[] = [];
     const soakStart = performance.now();
-    const sample = () => series.push({ at: Math.round((performance.now() - soakStart) / 1000), rss: rssBytes(soaked.pid) });
+    const sample = () =>
+      series.push({ at: Math.round((performance.now() - soakStart) / 1000), rss: rssBytes(soaked.pid) });
     sample();
     const sampler = setInterval(sample, SOAK_SAMPLE_SECONDS * 1000);
     pinSelf(CLIENT_CPU);
     let soak: FixedRateResult;
     try {
-      soak = await fixedRate({ origin: soaked.url, requests: requestsFor(soaked, [false, true]), rate: SOAK_RATE, seconds: SOAK_SECONDS, connections: 32 });
+      soak = await fixedRate({
+        origin: soaked.url,
+        requests: requestsFor(soaked, [false, true]),
+        rate: SOAK_RATE,
+        seconds: SOAK_SECONDS,
+        connections: 32,
+      });
     } finally {
       pinSelf(undefined);
       clearInterval(sampler);
@@ -394,7 +492,9 @@ export async function relayBench(): Promise<void> {
     );
     for (const t of tollgates) {
       const { plain, stream } = sat.get(t)!;
-      console.log(`  ${t.name}: max RSS under saturation ${fmt(Math.max(plain.rssMax, stream.rssMax) / MB)} MB  [target <= 150 MB]`);
+      console.log(
+        `  ${t.name}: max RSS under saturation ${fmt(Math.max(plain.rssMax, stream.rssMax) / MB)} MB  [target <= 150 MB]`,
+      );
     }
     if (!compiled) console.log("  Tollgate, compiled: compiled binary not built (bun run build)");
   } finally {

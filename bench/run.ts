@@ -10,7 +10,9 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 console.log("Tollgate benchmarks (2-core machine; server pinned to CPU 0, load generator to CPU 1)\n");
 
 const start = await coldStart();
-console.log(`serve cold start to first 200 on /api/status (from source, empty SQLite): ${fmt(start)} ms  [target <= 150 ms]`);
+console.log(
+  `serve cold start to first 200 on /api/status (from source, empty SQLite): ${fmt(start)} ms  [target <= 150 ms]`,
+);
 
 await binaryBench();
 

@@ -21,7 +21,9 @@ export interface Gateway {
 }
 
 /** Starts `serve` on an empty SQLite database in a temp folder, optionally pinned to a CPU. */
-export async function startGateway(options: { command?: string[]; cpu?: number; env?: Record<string, string> } = {}): Promise<Gateway> {
+export async function startGateway(
+  options: { command?: string[]; cpu?: number; env?: Record<string, string> } = {},
+): Promise<Gateway> {
   const dir = mkdtempSync(join(tmpdir(), "tollgate-bench-"));
   const port = freePort();
   const command = options.command ?? ["bun", join(ROOT, "src/main.ts"), "serve"];
@@ -31,7 +33,14 @@ export async function startGateway(options: { command?: string[]; cpu?: number; 
     cmd,
     cwd: dir,
     // The fake upstreams listen on loopback, which the upstream address policy refuses unless allowed.
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: join(dir, "tollgate.db"), UPSTREAM_ALLOW_PRIVATE: "127.0.0.0/8", ...options.env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SQLITE_PATH: join(dir, "tollgate.db"),
+      UPSTREAM_ALLOW_PRIVATE: "127.0.0.0/8",
+      ...options.env,
+    },
     stdout: "ignore",
     stderr: "inherit",
   });
@@ -65,7 +74,10 @@ export interface WrkResult {
 }
 
 /** Runs wrk (Debian's package) against a URL and parses its summary. */
-export async function wrk(url: string, options: { seconds: number; connections: number; threads?: number; cpu?: number; headers?: Record<string, string> }): Promise<WrkResult> {
+export async function wrk(
+  url: string,
+  options: { seconds: number; connections: number; threads?: number; cpu?: number; headers?: Record<string, string> },
+): Promise<WrkResult> {
   const args = ["wrk", "--latency", `-t${options.threads ?? 1}`, `-c${options.connections}`, `-d${options.seconds}s`];
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push("-H", `${k}: ${v}`);
   args.push(url);

@@ -36,4 +36,6 @@ if (!result.success) {
   process.exit(1);
 }
 const size = Bun.file("dist/tollgate").size;
-console.log(`dist/tollgate built: ${(size / 1024 / 1024).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `dist/tollgate built: ${(size / 1024 / 1024).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms`,
+);

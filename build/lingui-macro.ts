@@ -12,7 +12,8 @@ export const linguiMacroPlugin = (): BunPlugin => ({
     build.onLoad({ filter: /^(?!.*\/node_modules\/).*\/src\/(console|cli\/tui)\/.*\.tsx?$/ }, async ({ path }) => {
       const source = await Bun.file(path).text();
       const loader = path.endsWith("x") ? "tsx" : "ts";
-      if (!source.includes("@lingui/core/macro") && !source.includes("@lingui/react/macro")) return { contents: source, loader };
+      if (!source.includes("@lingui/core/macro") && !source.includes("@lingui/react/macro"))
+        return { contents: source, loader };
       const out = await transformAsync(source, {
         filename: path,
         babelrc: false,

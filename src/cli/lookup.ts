@@ -31,7 +31,8 @@ const isId = (ref: string) => /^\d+$/.test(ref.trim());
 /** The one item named `ref`; none is "not found", several ask for the id. */
 function single<T extends { id: number }>(matches: T[], what: string, ref: string): number {
   if (matches.length === 0) notFound(what);
-  if (matches.length > 1) refuse(`${matches.length} ${what}s are named "${ref}": use the id (${matches.map((m) => m.id).join(", ")})`);
+  if (matches.length > 1)
+    refuse(`${matches.length} ${what}s are named "${ref}": use the id (${matches.map((m) => m.id).join(", ")})`);
   return matches[0]!.id;
 }
 
@@ -66,7 +67,9 @@ export async function channelIdOf(ctx: ServiceContext, actor: UserRow, ref: stri
 }
 
 export const tokensNamed = async (ctx: ServiceContext, owner: UserRow, name: string): Promise<TokenView[]> =>
-  (await allPages((page, pageSize) => listTokens(ctx, owner, { keyword: name, page, pageSize }))).filter((token) => token.name === name);
+  (await allPages((page, pageSize) => listTokens(ctx, owner, { keyword: name, page, pageSize }))).filter(
+    (token) => token.name === name,
+  );
 
 /** One of the owner's tokens from an id or a name. */
 export async function tokenIdOf(ctx: ServiceContext, owner: UserRow, ref: string): Promise<number> {

@@ -3,8 +3,15 @@ import { refuse } from "../service/errors";
 import { Role, UserStatus } from "../shared/constants";
 
 /** Words for the numbers the services speak, in tables, plans and files. */
-export const ROLE_NAMES: Record<number, string> = { [Role.Common]: "common", [Role.Admin]: "admin", [Role.Root]: "root" };
-export const USER_STATUS_NAMES: Record<number, string> = { [UserStatus.Enabled]: "enabled", [UserStatus.Disabled]: "disabled" };
+export const ROLE_NAMES: Record<number, string> = {
+  [Role.Common]: "common",
+  [Role.Admin]: "admin",
+  [Role.Root]: "root",
+};
+export const USER_STATUS_NAMES: Record<number, string> = {
+  [UserStatus.Enabled]: "enabled",
+  [UserStatus.Disabled]: "disabled",
+};
 export const CHANNEL_STATUS_NAMES: Record<number, string> = {
   [ChannelStatus.Enabled]: "enabled",
   [ChannelStatus.ManuallyDisabled]: "disabled",
@@ -23,7 +30,11 @@ export function valueOf(names: Record<number, string>, word: string): number | u
 
 /** A unix time as a short UTC date and time; 0 and -1 read as never. */
 export const timeText = (seconds: number): string =>
-  seconds > 0 ? new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ") : seconds === -1 || seconds === 0 ? "never" : "";
+  seconds > 0
+    ? new Date(seconds * 1000).toISOString().slice(0, 16).replace("T", " ")
+    : seconds === -1 || seconds === 0
+      ? "never"
+      : "";
 
 /** A channel type from its number or its name ("OpenAI", "anthropic"); whether a number is known is the service's to say. */
 export function channelTypeOf(value: unknown): unknown {
@@ -38,5 +49,7 @@ export function unixTimeOf(value: unknown, never: number, what: string): number 
   if (value === "never" || value === never) return never;
   if (typeof value === "number" || (typeof value === "string" && /^\s*\d+\s*$/.test(value))) return Number(value);
   const ms = value instanceof Date ? value.getTime() : typeof value === "string" ? Date.parse(value) : NaN;
-  return Number.isNaN(ms) ? refuse(`${what} must be "never", unix seconds or a date such as 2026-12-31`) : Math.floor(ms / 1000);
+  return Number.isNaN(ms)
+    ? refuse(`${what} must be "never", unix seconds or a date such as 2026-12-31`)
+    : Math.floor(ms / 1000);
 }

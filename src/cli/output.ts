@@ -98,8 +98,12 @@ export const terminalWidth = (): number => (process.stdout.isTTY ? Math.max(proc
 /** Rows as an aligned table that fits the terminal (80 columns when not a terminal); long cells end in "…". */
 export function formatTable<T>(rows: T[], columns: Column<T>[], width = terminalWidth()): string {
   const cells = rows.map((row) => columns.map((column) => cellText(column.value(row))));
-  const natural = columns.map((column, i) => Math.max([...column.header].length, ...cells.map((line) => [...line[i]!].length)));
-  const minimum = columns.map((column, i) => (column.fixed ? natural[i]! : Math.min(natural[i]!, Math.max([...column.header].length, 6))));
+  const natural = columns.map((column, i) =>
+    Math.max([...column.header].length, ...cells.map((line) => [...line[i]!].length)),
+  );
+  const minimum = columns.map((column, i) =>
+    column.fixed ? natural[i]! : Math.min(natural[i]!, Math.max([...column.header].length, 6)),
+  );
   const widths = fitWidths(natural, minimum, width);
   const line = (texts: string[]) =>
     texts
@@ -121,7 +125,10 @@ export function printTable<T>(rows: T[], columns: Column<T>[]): void {
 export function printRecord(record: Record<string, unknown>): void {
   const entries = Object.entries(record);
   const pad = Math.max(...entries.map(([key]) => key.length));
-  const text = entries.map(([key, value]) => `${key.padEnd(pad)}  ${cellText(typeof value === "object" && value !== null ? JSON.stringify(value) : value)}`);
+  const text = entries.map(
+    ([key, value]) =>
+      `${key.padEnd(pad)}  ${cellText(typeof value === "object" && value !== null ? JSON.stringify(value) : value)}`,
+  );
   process.stdout.write(`${text.join("\n")}\n`);
 }
 

@@ -26,23 +26,50 @@ interface Entry {
   load: () => Promise<Configure>;
 }
 
-const entry = (description: string, examples: string[], load: () => Promise<Configure>): Entry => ({ description, examples, load });
+const entry = (description: string, examples: string[], load: () => Promise<Configure>): Entry => ({
+  description,
+  examples,
+  load,
+});
 
 /** The resource commands, loaded on demand so `--version`, `--help` and `serve` do not pay for the others. */
 const COMMANDS: Record<string, Entry> = {
-  user: entry("manage users (the CLI acts as the root user)", ["tollgate user list --keyword alice"], async () => (await import("./commands/users")).userCommands),
-  channel: entry("manage upstream channels: list, add, edit, test, ...", ["tollgate channel list --model gpt-4o"], async () => (await import("./commands/channels")).channelCommands),
-  token: entry("manage a user's access tokens (the CLI acts for the user)", ["tollgate token list --user alice"], async () => (await import("./commands/tokens")).tokenCommands),
+  user: entry(
+    "manage users (the CLI acts as the root user)",
+    ["tollgate user list --keyword alice"],
+    async () => (await import("./commands/users")).userCommands,
+  ),
+  channel: entry(
+    "manage upstream channels: list, add, edit, test, ...",
+    ["tollgate channel list --model gpt-4o"],
+    async () => (await import("./commands/channels")).channelCommands,
+  ),
+  token: entry(
+    "manage a user's access tokens (the CLI acts for the user)",
+    ["tollgate token list --user alice"],
+    async () => (await import("./commands/tokens")).tokenCommands,
+  ),
   redemption: entry(
     "create and manage redemption codes",
     ["tollgate redemption create --quota 500000 --count 10 --name launch"],
     async () => (await import("./commands/redemptions")).redemptionCommands,
   ),
-  option: entry("read and change site options (secret ones read back blank)", ["tollgate option set SystemName 'My Gateway'"], async () => (await import("./commands/options")).optionCommands),
-  log: entry("read the usage log (everyone's, as an administrator sees it)", ["tollgate log list --user alice --type consume"], async () => (await import("./commands/logs")).logCommands),
+  option: entry(
+    "read and change site options (secret ones read back blank)",
+    ["tollgate option set SystemName 'My Gateway'"],
+    async () => (await import("./commands/options")).optionCommands,
+  ),
+  log: entry(
+    "read the usage log (everyone's, as an administrator sees it)",
+    ["tollgate log list --user alice --type consume"],
+    async () => (await import("./commands/logs")).logCommands,
+  ),
   apply: entry(
     "make the database match a YAML or JSON file (idempotent: applying twice changes nothing)",
-    ["tollgate apply -f tollgate.yaml --dry-run", "tollgate export --with-secrets -o all.yaml && tollgate apply -f all.yaml"],
+    [
+      "tollgate apply -f tollgate.yaml --dry-run",
+      "tollgate export --with-secrets -o all.yaml && tollgate apply -f all.yaml",
+    ],
     async () => (await import("./commands/apply")).applyCommand,
   ),
   export: entry(
@@ -55,7 +82,11 @@ const COMMANDS: Record<string, Entry> = {
     ["tollgate secrets move-key --to /etc/tollgate/key"],
     async () => (await import("./commands/secrets")).secretsCommands,
   ),
-  tui: entry("full-screen terminal UI for administrators: overview, channels, users, live logs", ["tollgate tui --lang en"], async () => (await import("./commands/tui")).tuiCommand),
+  tui: entry(
+    "full-screen terminal UI for administrators: overview, channels, users, live logs",
+    ["tollgate tui --lang en"],
+    async () => (await import("./commands/tui")).tuiCommand,
+  ),
 };
 
 /** The command the arguments name ("help user" names user), if any. */

@@ -22,7 +22,9 @@ export function progress(label: string, stream: NodeJS.WriteStream = process.std
       const share = total > 0 ? Math.min(1, done / total) : 0;
       const filled = Math.round(share * BAR);
       const count = total > 0 ? ` ${done}/${total}` : "";
-      stream.write(`\r${label} [${"#".repeat(filled)}${" ".repeat(BAR - filled)}] ${Math.round(share * 100)}%${count}\x1b[K`);
+      stream.write(
+        `\r${label} [${"#".repeat(filled)}${" ".repeat(BAR - filled)}] ${Math.round(share * 100)}%${count}\x1b[K`,
+      );
     },
     finish() {
       if (shown) stream.write("\r\x1b[K");

@@ -24,7 +24,8 @@ export function chatLinksOf(chats: unknown): ChatLink[] | undefined {
 }
 
 /** The site's chat clients, from the platform status held locally. */
-export const siteChatLinks = (): ChatLink[] | undefined => chatLinksOf((platform.value as { chats?: unknown } | null)?.chats ?? []);
+export const siteChatLinks = (): ChatLink[] | undefined =>
+  chatLinksOf((platform.value as { chats?: unknown } | null)?.chats ?? []);
 
 /** Where clients reach this gateway: the ServerAddress option, else the console's own origin. */
 export const serverAddress = (): string => platform.value?.server_address || window.location.origin;

@@ -20,4 +20,6 @@ export function parseDateTime(text: string): number {
 }
 
 /** A unix time (seconds) as yyyy-MM-dd HH:mm:ss on one line. */
-export const DateTime = ({ seconds }: { seconds: number }) => <span className="whitespace-nowrap">{formatDateTime(seconds)}</span>;
+export const DateTime = ({ seconds }: { seconds: number }) => (
+  <span className="whitespace-nowrap">{formatDateTime(seconds)}</span>
+);

@@ -34,7 +34,11 @@ function vacuumInto(source: string, target: string): Promise<void> {
  * so a failed or interrupted backup never leaves a partial file. `onProgress` sees bytes written against the
  * source's size (the copy is usually smaller: it is vacuumed). Answers the copy's size in bytes.
  */
-export async function backupSqlite(source: string, target: string, onProgress?: (written: number, total: number) => void): Promise<number> {
+export async function backupSqlite(
+  source: string,
+  target: string,
+  onProgress?: (written: number, total: number) => void,
+): Promise<number> {
   const partial = `${target}.partial-${process.pid}`;
   const total = sizeOf(source) + sizeOf(`${source}-wal`);
   const timer = setInterval(() => onProgress?.(Math.min(sizeOf(partial), total), total), 100);

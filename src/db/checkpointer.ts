@@ -52,7 +52,9 @@ export async function checkpointInBackground(db: Db, everyMs = 1000): Promise<Ch
   await sql`PRAGMA wal_autocheckpoint = 0`.execute(db.k);
   return {
     async stop() {
-      const stopped = new Promise<void>((resolve) => worker.addEventListener("message", () => resolve(), { once: true }));
+      const stopped = new Promise<void>((resolve) =>
+        worker.addEventListener("message", () => resolve(), { once: true }),
+      );
       worker.postMessage({ stop: true });
       await Promise.race([stopped, Bun.sleep(2000)]);
       worker.terminate();

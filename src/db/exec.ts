@@ -31,7 +31,11 @@ export function inTransaction<T>(db: Exec | Db, work: (tx: Exec) => Promise<T>):
 }
 
 /** Inserts one row and answers its id (PostgreSQL through RETURNING, the others through the insert id). */
-export async function insertReturningId(db: Exec, table: keyof Tables, values: Record<string, unknown>): Promise<number> {
+export async function insertReturningId(
+  db: Exec,
+  table: keyof Tables,
+  values: Record<string, unknown>,
+): Promise<number> {
   const insert = db.k.insertInto(table).values(values as any);
   if (db.dialect === "postgres") {
     const row = (await insert.returning("id" as any).executeTakeFirstOrThrow()) as { id: number };

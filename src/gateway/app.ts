@@ -26,8 +26,14 @@ export function createApp(ctx: ServiceContext) {
   watchSetup(ctx);
   // Bun's development mode (Elysia's default unless NODE_ENV=production at run time) would answer an
   // uncaught error with a page showing its stack.
-  return new Elysia({ serve: { development: false, maxRequestBodySize: ctx.config.maxBodyBytes, routes: relayServeRoutes(ctx) } })
-    .headers({ "x-tollgate-version": VERSION, "cache-control": "no-store", ...securityHeaders(ctx.config.frameAncestors) })
+  return new Elysia({
+    serve: { development: false, maxRequestBodySize: ctx.config.maxBodyBytes, routes: relayServeRoutes(ctx) },
+  })
+    .headers({
+      "x-tollgate-version": VERSION,
+      "cache-control": "no-store",
+      ...securityHeaders(ctx.config.frameAncestors),
+    })
     .onRequest(({ request }) => {
       if (knownSetUp(ctx)) return;
       const path = pathOf(request);

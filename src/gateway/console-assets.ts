@@ -55,7 +55,8 @@ export const consoleAssets = (frameAncestors: string[]) => {
     const file = fileResponse(path, policy);
     if (file) return file;
     if (looksLikeFile(path)) throw new NotFoundError();
-    if (!manifest) return new Response(NOT_BUILT, { status: 503, headers: { "content-type": "text/html; charset=utf-8" } });
+    if (!manifest)
+      return new Response(NOT_BUILT, { status: 503, headers: { "content-type": "text/html; charset=utf-8" } });
     return fileResponse("/index.html", policy);
   });
 };

@@ -74,7 +74,8 @@ function amounts(pairs: unknown): Amounts {
   const map: Amounts = new Map();
   if (!Array.isArray(pairs)) return map;
   for (const pair of pairs) {
-    if (Array.isArray(pair) && Number.isSafeInteger(pair[0]) && Number.isSafeInteger(pair[1]) && pair[1] > 0) map.set(pair[0], pair[1]);
+    if (Array.isArray(pair) && Number.isSafeInteger(pair[0]) && Number.isSafeInteger(pair[1]) && pair[1] > 0)
+      map.set(pair[0], pair[1]);
   }
   return map;
 }
@@ -94,7 +95,8 @@ export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: s
       const message = JSON.parse(text) as Message;
       if (message.origin === origin || typeof message.origin !== "string") return;
       if (message.topic === "settled") {
-        if (Number.isSafeInteger(message.seq)) bus.deliverSettled(message.origin, message.seq, amounts(message.users), amounts(message.tokens));
+        if (Number.isSafeInteger(message.seq))
+          bus.deliverSettled(message.origin, message.seq, amounts(message.users), amounts(message.tokens));
       } else if (message.topic === "spent") {
         if (typeof message.seq === "number" && message.seq > 0) bus.deliverWritten(message.origin, message.seq);
         for (const id of message.users ?? []) bus.deliver("users", id);
@@ -105,7 +107,8 @@ export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: s
   const sending = new Outgoing();
   const publish = (message: Message) => sending.track(publisher.publish(channel, JSON.stringify(message)));
   bus.outbox = (topic, id) => publish({ origin, topic, id });
-  bus.settledOutbox = (seq, users, tokens) => publish({ origin, topic: "settled", seq, users: [...users], tokens: [...tokens] });
+  bus.settledOutbox = (seq, users, tokens) =>
+    publish({ origin, topic: "settled", seq, users: [...users], tokens: [...tokens] });
   bus.spentOutbox = (users, tokens, seq) => publish({ origin, topic: "spent", users, tokens, seq });
   return {
     async close() {

@@ -2,7 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { optionalInt } from "./env-int";
 import { parseFrameAncestors } from "./frame-ancestors";
-import { parseLoginBackoff, parseRateLimits, type LimitedAction, type LoginBackoff, type Window } from "./limits/settings";
+import {
+  parseLoginBackoff,
+  parseRateLimits,
+  type LimitedAction,
+  type LoginBackoff,
+  type Window,
+} from "./limits/settings";
 import { parseProxyTrust, type ProxyTrust } from "./proxy-trust";
 
 export interface Config {
@@ -79,7 +85,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     frameAncestors: parseFrameAncestors(env.CONSOLE_FRAME_ANCESTORS),
     sessionTtlSeconds: int(env.SESSION_TTL_SECONDS, 2592000, "SESSION_TTL_SECONDS"),
     billingFlushMs: int(env.BILLING_FLUSH_MS, 50, "BILLING_FLUSH_MS") || 50,
-    billingJournalDir: env.BILLING_JOURNAL_DIR || (sqlitePath === ":memory:" ? "" : join(dirname(sqlitePath), "billing-journal")),
+    billingJournalDir:
+      env.BILLING_JOURNAL_DIR || (sqlitePath === ":memory:" ? "" : join(dirname(sqlitePath), "billing-journal")),
     streamingTimeoutMs: int(env.STREAMING_TIMEOUT, 300, "STREAMING_TIMEOUT") * 1000,
     relayTimeoutMs: int(env.RELAY_TIMEOUT, DEFAULT_RELAY_TIMEOUT_SECONDS, "RELAY_TIMEOUT") * 1000,
     streamPingSeconds: int(env.STREAM_PING_SECONDS, 0, "STREAM_PING_SECONDS"),

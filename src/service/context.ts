@@ -42,7 +42,10 @@ export interface ServiceContext {
   close(): Promise<void>;
 }
 
-export async function openServiceContext(config: Config, opened: Db = connect({ dsn: config.sqlDsn, sqlitePath: config.sqlitePath })) {
+export async function openServiceContext(
+  config: Config,
+  opened: Db = connect({ dsn: config.sqlDsn, sqlitePath: config.sqlitePath }),
+) {
   await migrate(opened);
   await fillUsernameKeys(opened);
   const { secret, source, notices, cipher } = await openSecrets(opened, config).catch(async (error) => {
@@ -54,7 +57,9 @@ export async function openServiceContext(config: Config, opened: Db = connect({ 
   const options = new OptionStore(db, changes);
   await options.load();
   const namespace = keyedHash(secret, "redis-namespace").slice(0, 16);
-  const sync = config.redisUrl ? await syncThroughRedis(config.redisUrl, changes, namespace) : await syncThroughDatabase(db, changes);
+  const sync = config.redisUrl
+    ? await syncThroughRedis(config.redisUrl, changes, namespace)
+    : await syncThroughDatabase(db, changes);
   const sessions: SessionStore = new CachedSessionStore(
     config.redisUrl
       ? new RedisSessionStore(config.redisUrl, secret, config.sessionTtlSeconds)
@@ -62,7 +67,10 @@ export async function openServiceContext(config: Config, opened: Db = connect({ 
   );
   const limitsRedis = config.redisUrl ? new RedisClient(config.redisUrl) : undefined;
   const limitsPrefix = `tollgate:${namespace}:`;
-  const addressLimits = new AddressLimits(config.rateLimits, limitsRedis && { client: limitsRedis, prefix: limitsPrefix });
+  const addressLimits = new AddressLimits(
+    config.rateLimits,
+    limitsRedis && { client: limitsRedis, prefix: limitsPrefix },
+  );
   const signInFailures: SignInFailures = limitsRedis
     ? new RedisSignInFailures(limitsRedis, `${limitsPrefix}sign-in:`, config.loginBackoff)
     : new MemorySignInFailures(config.loginBackoff);

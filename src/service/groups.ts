@@ -14,7 +14,8 @@ export function groupRatio(ctx: ServiceContext, group: string): number {
 export function usableGroups(ctx: ServiceContext, userGroup: string): Record<string, { desc: string; ratio: number }> {
   const described = ctx.options.json<Record<string, string>>("UserUsableGroups");
   const result: Record<string, { desc: string; ratio: number }> = {};
-  for (const [name, desc] of Object.entries(described)) result[name] = { desc: String(desc), ratio: groupRatio(ctx, name) };
+  for (const [name, desc] of Object.entries(described))
+    result[name] = { desc: String(desc), ratio: groupRatio(ctx, name) };
   if (!result[userGroup]) result[userGroup] = { desc: userGroup, ratio: groupRatio(ctx, userGroup) };
   return result;
 }

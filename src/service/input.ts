@@ -15,7 +15,8 @@ export function idOf(value: unknown): number {
   return id !== undefined && id > 0 ? id : refuse("id must be a positive integer");
 }
 
-export const integerOf = (value: unknown, name: string): number => asInteger(value) ?? refuse(`${name} must be an integer`);
+export const integerOf = (value: unknown, name: string): number =>
+  asInteger(value) ?? refuse(`${name} must be an integer`);
 
 /** A text field: undefined when absent or null, refused when of another type. */
 export function textOf(input: Input, name: string): string | undefined {

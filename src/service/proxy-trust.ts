@@ -31,7 +31,10 @@ function parseRange(entry: string): Range {
 
 /** TRUST_PROXY (off, 1/true, or a number of hops) and TRUSTED_PROXIES (comma-separated addresses and CIDR ranges). */
 export function parseProxyTrust(trustProxy = "", trustedProxies = ""): ProxyTrust {
-  const entries = trustedProxies.split(",").map((s) => s.trim()).filter(Boolean);
+  const entries = trustedProxies
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const flag = trustProxy.trim().toLowerCase();
   const off = flag === "" || flag === "0" || flag === "false";
   if (entries.length > 0) {
@@ -40,7 +43,8 @@ export function parseProxyTrust(trustProxy = "", trustedProxies = ""): ProxyTrus
   }
   if (off) return { kind: "none" };
   const hops = flag === "true" ? 1 : Number(flag);
-  if (!Number.isInteger(hops) || hops < 0) throw new Error(`TRUST_PROXY must be off, true or a number of proxy hops, got "${trustProxy}"`);
+  if (!Number.isInteger(hops) || hops < 0)
+    throw new Error(`TRUST_PROXY must be off, true or a number of proxy hops, got "${trustProxy}"`);
   return { kind: "hops", hops };
 }
 

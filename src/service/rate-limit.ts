@@ -67,7 +67,16 @@ export class RedisRateLimiter implements RateLimiter {
     const now = Date.now();
     const member = `${now}-${Math.random()}`;
     const windowMs = this.windowSeconds * 1000;
-    const args = [script, "1", this.prefix + key, String(now), String(windowMs), String(this.limit), member, String(this.windowSeconds)];
+    const args = [
+      script,
+      "1",
+      this.prefix + key,
+      String(now),
+      String(windowMs),
+      String(this.limit),
+      member,
+      String(this.windowSeconds),
+    ];
     return (await this.redis.send("EVAL", args)) === 1;
   }
 

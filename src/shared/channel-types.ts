@@ -46,11 +46,21 @@ export interface ChannelType extends ChannelTypeFacts {
   id: number;
 }
 
-const KNOWLEDGE_BASE: OtherFacts = { meaning: "knowledge-base", example: "123e4567-e89b-12d3-a456-426614174000", asked: true };
+const KNOWLEDGE_BASE: OtherFacts = {
+  meaning: "knowledge-base",
+  example: "123e4567-e89b-12d3-a456-426614174000",
+  asked: true,
+};
 
 /** Every type a channel may have, by number (compat §8.1; 0 "Unknown" and the unused 28–30, 32 are not among them). */
 const TABLE = {
-  1: { name: "OpenAI", baseUrl: "https://api.openai.com", listsModels: true, reportsBalance: true, asksOrganization: true },
+  1: {
+    name: "OpenAI",
+    baseUrl: "https://api.openai.com",
+    listsModels: true,
+    reportsBalance: true,
+    asksOrganization: true,
+  },
   2: { name: "Midjourney", baseUrl: "https://oa.api2d.net", ownModels: true },
   3: {
     name: "Azure",
@@ -62,7 +72,14 @@ const TABLE = {
   5: { name: "MidjourneyPlus", baseUrl: "https://api.openai-sb.com", ownModels: true },
   6: { name: "OpenAIMax", baseUrl: "https://api.openaimax.com", listsModels: true },
   7: { name: "OhMyGPT", baseUrl: "https://api.ohmygpt.com", listsModels: true },
-  8: { name: "Custom", baseUrl: "", listsModels: true, reportsBalance: true, baseUrlRequired: true, baseUrlIsFullAddress: true },
+  8: {
+    name: "Custom",
+    baseUrl: "",
+    listsModels: true,
+    reportsBalance: true,
+    baseUrlRequired: true,
+    baseUrlIsFullAddress: true,
+  },
   9: { name: "AILS", baseUrl: "https://api.caipacity.com", listsModels: true },
   10: { name: "AIProxy", baseUrl: "https://api.aiproxy.io", listsModels: true },
   11: { name: "PaLM", baseUrl: "" },
@@ -94,7 +111,11 @@ const TABLE = {
   36: { name: "SunoAPI", baseUrl: "", baseUrlRequired: true, ownModels: true },
   37: { name: "Dify", baseUrl: "https://api.dify.ai" },
   38: { name: "Jina", baseUrl: "https://api.jina.ai" },
-  39: { name: "Cloudflare", baseUrl: "https://api.cloudflare.com", other: { meaning: "account-id", example: "d6b5da8hk1awo8nap34ube6gh", asked: true } },
+  39: {
+    name: "Cloudflare",
+    baseUrl: "https://api.cloudflare.com",
+    other: { meaning: "account-id", example: "d6b5da8hk1awo8nap34ube6gh", asked: true },
+  },
   40: { name: "SiliconFlow", baseUrl: "https://api.siliconflow.cn", listsModels: true },
   41: {
     name: "VertexAI",

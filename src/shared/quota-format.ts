@@ -1,7 +1,10 @@
 import { QUOTA_PER_UNIT } from "./constants";
 
 /** Quota for people: as currency (quota / QuotaPerUnit, 2 decimals) or as a k/M/B token count. */
-export function formatQuota(quota: number, options: { inCurrency: boolean; quotaPerUnit?: number; symbol?: string }): string {
+export function formatQuota(
+  quota: number,
+  options: { inCurrency: boolean; quotaPerUnit?: number; symbol?: string },
+): string {
   if (options.inCurrency) {
     const perUnit = options.quotaPerUnit ?? QUOTA_PER_UNIT;
     return `${options.symbol ?? "$"}${(quota / perUnit).toFixed(2)}`;

@@ -13,7 +13,11 @@ describe.each(DIALECTS)("accounts on %s", (dialect) => {
     test("creates an ordinary user in the default group who can then sign in", async () => {
       const c = s.client();
       const name = uniqueName();
-      const reg = await c.post("/api/user/register", { username: name, password: "password123", password2: "password123" });
+      const reg = await c.post("/api/user/register", {
+        username: name,
+        password: "password123",
+        password2: "password123",
+      });
       expect(reg.body).toEqual({ success: true, message: "registration succeeded", data: null });
       const login = await c.login(name, "password123");
       expect(login.body.success).toBe(true);
@@ -40,7 +44,11 @@ describe.each(DIALECTS)("accounts on %s", (dialect) => {
       expect(short.body.message).toBe("password must be 8 to 20 characters");
       const long = await c.post("/api/user/register", { username: uniqueName(), password: "x".repeat(21) });
       expect(long.body.message).toBe("password must be 8 to 20 characters");
-      const mismatch = await c.post("/api/user/register", { username: uniqueName(), password: "password123", password2: "password124" });
+      const mismatch = await c.post("/api/user/register", {
+        username: uniqueName(),
+        password: "password123",
+        password2: "password124",
+      });
       expect(mismatch.body.message).toBe("the two passwords do not match");
     });
 
@@ -90,8 +98,17 @@ describe.each(DIALECTS)("accounts on %s", (dialect) => {
       expect(me).toMatchObject({ inviter_id: inviter.userId, quota: 300 });
       const them = (await inviter.get("/api/user/self")).body.data;
       expect(them).toMatchObject({ aff_count: 1, aff_quota: 700, aff_history_quota: 700, quota: 0 });
-      const logs = await s.ctx.db.k.selectFrom("logs").select(["user_id", "quota"]).where("user_id", "in", [inviter.userId!, invitee.userId!]).execute();
-      expect(logs.map((l) => [l.user_id, l.quota]).sort()).toEqual([[inviter.userId!, 700], [invitee.userId!, 300]].sort());
+      const logs = await s.ctx.db.k
+        .selectFrom("logs")
+        .select(["user_id", "quota"])
+        .where("user_id", "in", [inviter.userId!, invitee.userId!])
+        .execute();
+      expect(logs.map((l) => [l.user_id, l.quota]).sort()).toEqual(
+        [
+          [inviter.userId!, 700],
+          [invitee.userId!, 300],
+        ].sort(),
+      );
     });
   });
 
@@ -111,7 +128,10 @@ describe.each(DIALECTS)("accounts on %s", (dialect) => {
       const wrong = await s.client().login("root", "wrong-password");
       const unknown = await s.client().login("nobody-here", "password123");
       for (const r of [banned, wrong, unknown]) {
-        expect(r.body).toEqual({ success: false, message: "username or password is incorrect, or the user has been banned" });
+        expect(r.body).toEqual({
+          success: false,
+          message: "username or password is incorrect, or the user has been banned",
+        });
       }
     });
 

@@ -32,7 +32,11 @@ describe.each(DIALECTS)("management auth on %s", (dialect) => {
       const cookie = user.cookie;
       await user.get("/api/user/logout");
       const replayed = Object.assign(s.client(), { cookie, userId: user.userId });
-      expectFailure(await replayed.get("/api/user/self"), 401, "Unauthorized, not logged in or the session has expired");
+      expectFailure(
+        await replayed.get("/api/user/self"),
+        401,
+        "Unauthorized, not logged in or the session has expired",
+      );
       const forged = Object.assign(s.client(), { cookie: "session=" + "A".repeat(43), userId: user.userId });
       expectFailure(await forged.get("/api/user/self"), 401, "Unauthorized, not logged in or the session has expired");
     });
@@ -40,7 +44,11 @@ describe.each(DIALECTS)("management auth on %s", (dialect) => {
     test("a session cookie that cannot be decoded counts as no cookie: 401, not a server error", async () => {
       const user = await s.newUser();
       const garbled = Object.assign(s.client(), { cookie: "session=%E0%A4%A", userId: user.userId });
-      expectFailure(await garbled.get("/api/user/self"), 401, "Unauthorized, not logged in and no access token provided");
+      expectFailure(
+        await garbled.get("/api/user/self"),
+        401,
+        "Unauthorized, not logged in and no access token provided",
+      );
       garbled.authorization = await tokenOf(user);
       expect((await garbled.get("/api/user/self")).body.data.id).toBe(user.userId);
       expect((await garbled.get("/api/user/logout")).status).toBe(200);
@@ -57,10 +65,18 @@ describe.each(DIALECTS)("management auth on %s", (dialect) => {
     test("missing: 401 'Unauthorized, New-Api-User header not provided' (session and access token alike)", async () => {
       const user = await s.newUser();
       const token = await tokenOf(user);
-      expectFailure(await withoutUserHeader(user).get("/api/user/self"), 401, "Unauthorized, New-Api-User header not provided");
+      expectFailure(
+        await withoutUserHeader(user).get("/api/user/self"),
+        401,
+        "Unauthorized, New-Api-User header not provided",
+      );
       const script = Object.assign(s.client(), { authorization: token });
       expectFailure(await script.get("/api/user/self"), 401, "Unauthorized, New-Api-User header not provided");
-      expectFailure(await user.get("/api/user/self", { "new-api-user": " " }), 401, "Unauthorized, New-Api-User header not provided");
+      expectFailure(
+        await user.get("/api/user/self", { "new-api-user": " " }),
+        401,
+        "Unauthorized, New-Api-User header not provided",
+      );
     });
 
     test("not an integer: 401 'Unauthorized, New-Api-User header format error'", async () => {
@@ -120,7 +136,11 @@ describe.each(DIALECTS)("management auth on %s", (dialect) => {
       const first = await tokenOf(user);
       const second = await tokenOf(user);
       expect(second).not.toBe(first);
-      expectFailure(await user.withToken(first).get("/api/user/self"), 401, "Unauthorized, the access token is invalid");
+      expectFailure(
+        await user.withToken(first).get("/api/user/self"),
+        401,
+        "Unauthorized, the access token is invalid",
+      );
       expect((await user.withToken(second).get("/api/user/self")).body.success).toBe(true);
     });
 

@@ -40,7 +40,11 @@ describe.each(DIALECTS)("browser hardening on %s", (dialect) => {
 
     test("X-Content-Type-Options: nosniff and X-Frame-Options: DENY on console, /api and /v1 replies", async () => {
       for (const [what, reply] of await repliesOf(r)) {
-        const seen = { what, nosniff: reply.headers.get("x-content-type-options"), frame: reply.headers.get("x-frame-options") };
+        const seen = {
+          what,
+          nosniff: reply.headers.get("x-content-type-options"),
+          frame: reply.headers.get("x-frame-options"),
+        };
         expect(seen).toEqual({ what, nosniff: "nosniff", frame: "DENY" });
       }
     });
@@ -60,9 +64,14 @@ describe.each(DIALECTS)("browser hardening on %s", (dialect) => {
 
     test("the console's policy names them, and X-Frame-Options (which cannot) is left off; nosniff stays", async () => {
       const page = await fetch(`${r.s.url}/`);
-      expect((page.headers.get("content-security-policy") ?? "").split("; ")).toContain("frame-ancestors https://portal.example.com 'self'");
+      expect((page.headers.get("content-security-policy") ?? "").split("; ")).toContain(
+        "frame-ancestors https://portal.example.com 'self'",
+      );
       for (const [, reply] of await repliesOf(r)) {
-        expect([reply.headers.get("x-frame-options"), reply.headers.get("x-content-type-options")]).toEqual([null, "nosniff"]);
+        expect([reply.headers.get("x-frame-options"), reply.headers.get("x-content-type-options")]).toEqual([
+          null,
+          "nosniff",
+        ]);
       }
     });
   });
@@ -84,7 +93,11 @@ describe.each(DIALECTS)("browser hardening on %s", (dialect) => {
       expectFailure(await user.get("/api/user/logout", { "sec-fetch-site": "cross-site" }), 403, CROSS_SITE_LOGOUT);
       expectFailure(await user.get("/api/user/logout", { "sec-fetch-site": "same-site" }), 403, CROSS_SITE_LOGOUT);
       expectFailure(await user.get("/api/user/logout", { origin: "https://evil.example" }), 403, CROSS_SITE_LOGOUT);
-      expectFailure(await user.post("/api/user/logout", {}, { origin: "https://evil.example" }), 403, CROSS_SITE_LOGOUT);
+      expectFailure(
+        await user.post("/api/user/logout", {}, { origin: "https://evil.example" }),
+        403,
+        CROSS_SITE_LOGOUT,
+      );
       expect(user.cookie).toBe(cookie);
       expect((await user.get("/api/user/self")).body.success).toBe(true);
     });
@@ -102,8 +115,13 @@ describe.each(DIALECTS)("browser hardening on %s", (dialect) => {
 
 describe("CONSOLE_FRAME_ANCESTORS setting", () => {
   test("an entry that is not an origin stops the start with a message naming it", () => {
-    expect(() => loadConfig({ CONSOLE_FRAME_ANCESTORS: "https://portal.example.com/path" })).toThrow(/CONSOLE_FRAME_ANCESTORS: "https:\/\/portal.example.com\/path"/);
+    expect(() => loadConfig({ CONSOLE_FRAME_ANCESTORS: "https://portal.example.com/path" })).toThrow(
+      /CONSOLE_FRAME_ANCESTORS: "https:\/\/portal.example.com\/path"/,
+    );
     expect(() => loadConfig({ CONSOLE_FRAME_ANCESTORS: "*" })).toThrow(/CONSOLE_FRAME_ANCESTORS/);
-    expect(loadConfig({ CONSOLE_FRAME_ANCESTORS: "https://a.example, http://b.example:8080" }).frameAncestors).toEqual(["https://a.example", "http://b.example:8080"]);
+    expect(loadConfig({ CONSOLE_FRAME_ANCESTORS: "https://a.example, http://b.example:8080" }).frameAncestors).toEqual([
+      "https://a.example",
+      "http://b.example:8080",
+    ]);
   });
 });

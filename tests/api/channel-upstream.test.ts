@@ -23,12 +23,17 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
     fake.requests.length = 0;
   });
 
-  const upstreamChannel = (fields: Record<string, unknown> = {}) => createChannel(s, { base_url: fake.url, key: fake.key, ...fields });
+  const upstreamChannel = (fields: Record<string, unknown> = {}) =>
+    createChannel(s, { base_url: fake.url, key: fake.key, ...fields });
 
   describe("fetching the model list", () => {
     test("GET /api/channel/fetch_models/{id} lists the upstream's models with the stored key", async () => {
       const id = await upstreamChannel();
-      expect((await admin.get(`/api/channel/fetch_models/${id}`)).body).toEqual({ success: true, message: "", data: fake.models });
+      expect((await admin.get(`/api/channel/fetch_models/${id}`)).body).toEqual({
+        success: true,
+        message: "",
+        data: fake.models,
+      });
       expect(fake.requests).toEqual([{ path: "/v1/models", authorization: `Bearer ${fake.key}` }]);
     });
 
@@ -56,10 +61,16 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
       refused(unreachable, "fetching the model list failed: the upstream could not be reached");
       expectNoSecrets(unreachable, closed, "sk-x");
       const baidu = await upstreamChannel({ type: 15 });
-      refused(await admin.get(`/api/channel/fetch_models/${baidu}`), "fetching the model list is not supported for channel type Baidu");
+      refused(
+        await admin.get(`/api/channel/fetch_models/${baidu}`),
+        "fetching the model list is not supported for channel type Baidu",
+      );
       refused(await admin.post("/api/channel/fetch_models", { base_url: fake.url, key: "k" }), "type is required");
       refused(await admin.post("/api/channel/fetch_models", { type: 1, base_url: fake.url }), "key is required");
-      refused(await admin.post("/api/channel/fetch_models", { type: 8, key: "k" }), "fetching the model list failed: the channel has no base URL");
+      refused(
+        await admin.post("/api/channel/fetch_models", { type: 8, key: "k" }),
+        "fetching the model list failed: the channel has no base URL",
+      );
       refused(await admin.get("/api/channel/fetch_models/999999"), "channel not found");
       expect(fake.requests).toEqual([]);
     });
@@ -74,7 +85,10 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
       const row = await channelRow(s.ctx, id);
       expect(row!.balance).toBe(75);
       expect(row!.balance_updated_time).toBeGreaterThan(0);
-      expect(fake.requests.map((r) => r.path)).toEqual(["/v1/dashboard/billing/subscription", "/v1/dashboard/billing/usage"]);
+      expect(fake.requests.map((r) => r.path)).toEqual([
+        "/v1/dashboard/billing/subscription",
+        "/v1/dashboard/billing/usage",
+      ]);
     });
 
     test("a balance used up disables an auto-ban channel with the reason, abilities too", async () => {
@@ -87,7 +101,10 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
 
     test("types that report no balance, upstream failures and missing channels are refused clearly", async () => {
       const anthropic = await upstreamChannel({ type: 14 });
-      refused(await admin.get(`/api/channel/update_balance/${anthropic}`), "balance query is not supported for channel type Anthropic");
+      refused(
+        await admin.get(`/api/channel/update_balance/${anthropic}`),
+        "balance query is not supported for channel type Anthropic",
+      );
       fake.failWith = 403;
       const id = await upstreamChannel();
       const failed = await admin.get(`/api/channel/update_balance/${id}`);
@@ -104,7 +121,11 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
       const disabled = await upstreamChannel({ status: 2 });
       await upstreamChannel({ type: 14 });
       await upstreamChannel({ key: "sk-bad" });
-      expect((await admin.get("/api/channel/update_balance")).body.data).toEqual({ updated: 2, failed: 1, unsupported: 1 });
+      expect((await admin.get("/api/channel/update_balance")).body.data).toEqual({
+        updated: 2,
+        failed: 1,
+        unsupported: 1,
+      });
       for (const id of [a!, b!]) expect((await channelRow(s.ctx, id))!.balance).toBe(75);
       expect((await channelRow(s.ctx, disabled))!.balance_updated_time).toBe(0);
     });
@@ -116,7 +137,11 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
       const models: string[] = (await admin.get("/api/channel/models")).body.data;
       expect(models).toEqual([...models].sort());
       expect(new Set(models).size).toBe(models.length);
-      for (const model of [...Object.keys(DEFAULT_MODEL_RATIO), ...Object.keys(DEFAULT_MODEL_PRICE), "my-custom-model"]) {
+      for (const model of [
+        ...Object.keys(DEFAULT_MODEL_RATIO),
+        ...Object.keys(DEFAULT_MODEL_PRICE),
+        "my-custom-model",
+      ]) {
         expect(models).toContain(model);
       }
     });

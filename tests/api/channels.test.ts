@@ -67,9 +67,19 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
   describe("POST /api/channel/ creates channels", () => {
     test("a plain channel object is created with its abilities; the reply has no key; server-kept fields are ignored", async () => {
       const kept = { id: 4242, balance: 99, used_quota: 5, other_info: "x", response_time: 7, created_time: 1 };
-      const body = channelBody({ name: "plain", priority: 3, weight: 2, tag: "tg", base_url: "https://up.example.com/", ...kept });
+      const body = channelBody({
+        name: "plain",
+        priority: 3,
+        weight: 2,
+        tag: "tg",
+        base_url: "https://up.example.com/",
+        ...kept,
+      });
       const reply = await admin.post("/api/channel/", body);
-      expect(reply.body).toMatchObject({ success: true, data: { name: "plain", type: 1, status: 1, priority: 3, weight: 2 } });
+      expect(reply.body).toMatchObject({
+        success: true,
+        data: { name: "plain", type: 1, status: 1, priority: 3, weight: 2 },
+      });
       expect(reply.body.data).toMatchObject({ balance: 0, used_quota: 0, other_info: "", response_time: 0 });
       expect(reply.body.data.id).not.toBe(4242);
       const view = reply.body.data;
@@ -82,14 +92,22 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
     });
 
     test("{mode: 'single', channel} creates one channel; lists are trimmed; `groups` (an array) stands in for `group`", async () => {
-      const channel = channelBody({ name: " single ", models: " a , b ,, c ", group: undefined, groups: ["default", " svip "] });
+      const channel = channelBody({
+        name: " single ",
+        models: " a , b ,, c ",
+        group: undefined,
+        groups: ["default", " svip "],
+      });
       const reply = await admin.post("/api/channel/", { mode: "single", channel });
       expect(reply.body.data).toMatchObject({ name: "single", models: "a,b,c", group: "default,svip" });
       await expectAbilitiesInStep(s.ctx);
     });
 
     test("{mode: 'batch'} creates one channel per non-empty key line, names suffixed ' #n'", async () => {
-      const reply = await admin.post("/api/channel/", { mode: "batch", channel: channelBody({ name: "bulk", key: "kb-1\n\n  kb-2 \nkb-3\n" }) });
+      const reply = await admin.post("/api/channel/", {
+        mode: "batch",
+        channel: channelBody({ name: "bulk", key: "kb-1\n\n  kb-2 \nkb-3\n" }),
+      });
       expect(reply.body.success).toBe(true);
       const views = reply.body.data as { id: number; name: string }[];
       expect(views.map((v) => v.name)).toEqual(["bulk #1", "bulk #2", "bulk #3"]);
@@ -100,12 +118,19 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
     });
 
     test("a batch of one key keeps the name", async () => {
-      const reply = await admin.post("/api/channel/", { mode: "batch", channel: channelBody({ name: "lone", key: "\nk-lone\n" }) });
+      const reply = await admin.post("/api/channel/", {
+        mode: "batch",
+        channel: channelBody({ name: "lone", key: "\nk-lone\n" }),
+      });
       expect(reply.body.data.map((v: { name: string }) => v.name)).toEqual(["lone"]);
     });
 
     test("a model mapping chain (a→b→c), a self mapping and integer status replacements are accepted", async () => {
-      const fields = { model_mapping: '{"a":"b","b":"c","d":"d"}', status_code_mapping: '{"400": 500, "429": "503"}', setting: '{"proxy":""}' };
+      const fields = {
+        model_mapping: '{"a":"b","b":"c","d":"d"}',
+        status_code_mapping: '{"400": 500, "429": "503"}',
+        setting: '{"proxy":""}',
+      };
       const reply = await admin.post("/api/channel/", channelBody(fields));
       expect(reply.body.data).toMatchObject(fields);
     });
@@ -126,7 +151,11 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
       ["model mapping not JSON", { model_mapping: "{bad" }, "model_mapping must be valid JSON"],
       ["model mapping an array", { model_mapping: "[1]" }, "model_mapping must be a JSON object"],
       ["model mapping to a number", { model_mapping: '{"a": 1}' }, "model_mapping must map model names to model names"],
-      ["model mapping cycle a→b→a", { model_mapping: '{"a":"b","b":"a"}' }, "model_mapping contains a cycle starting at a"],
+      [
+        "model mapping cycle a→b→a",
+        { model_mapping: '{"a":"b","b":"a"}' },
+        "model_mapping contains a cycle starting at a",
+      ],
       ["status code mapping not JSON", { status_code_mapping: "x" }, "status_code_mapping must be valid JSON"],
       ["status code mapping to a word", { status_code_mapping: '{"400":"oops"}' }, BAD_STATUS_MAPPING],
       ["status code mapping from 99", { status_code_mapping: '{"99":"500"}' }, BAD_STATUS_MAPPING],
@@ -142,7 +171,11 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
     for (const [what, fields, message] of refusals) {
       test(`${what}: refused with '${message}', nothing stored`, async () => {
         await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/", channelBody(fields)), message);
-        await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/", { mode: "batch", channel: channelBody(fields) }), message);
+        await expectRefusedUnchanged(
+          s.ctx,
+          () => admin.post("/api/channel/", { mode: "batch", channel: channelBody(fields) }),
+          message,
+        );
       });
     }
 
@@ -151,7 +184,11 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
       await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/", repeated), "key line 3 repeats key line 1");
       const multi = { mode: "multi_to_single", channel: channelBody() };
       await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/", multi), "mode must be single or batch");
-      await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/", { mode: "single", channel: "x" }), "channel must be an object");
+      await expectRefusedUnchanged(
+        s.ctx,
+        () => admin.post("/api/channel/", { mode: "single", channel: "x" }),
+        "channel must be an object",
+      );
     });
   });
 
@@ -164,7 +201,9 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
     beforeAll(async () => {
       const created: number[] = [];
       for (const [i, priority] of [5, 1, 5, 0, 3].entries()) {
-        created.push(await createChannel(s, { name: `list-${run}-${i}`, models: model, priority, tag: i < 2 ? tag : "" }));
+        created.push(
+          await createChannel(s, { name: `list-${run}-${i}`, models: model, priority, tag: i < 2 ? tag : "" }),
+        );
       }
       ids = created as typeof ids;
     });
@@ -211,7 +250,10 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
       const reply = await admin.get("/api/channel/?p=1&page_size=100");
       const all = await s.ctx.db.k.selectFrom("channels").select(["id", "priority"]).execute();
       expect(reply.body.data.total).toBe(all.length);
-      const expected = all.sort((a, b) => b.priority - a.priority || b.id - a.id).slice(0, 100).map((c) => c.id);
+      const expected = all
+        .sort((a, b) => b.priority - a.priority || b.id - a.id)
+        .slice(0, 100)
+        .map((c) => c.id);
       expect(idsOf(reply.body.data.items)).toEqual(expected);
       expect((await admin.get("/api/channel/?page_size=1000")).body.data.page_size).toBe(100);
     });
@@ -257,7 +299,11 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
     test("POST /api/channel/{id}/key reveals the key to root only", async () => {
       const body = channelBody();
       const id = (await admin.post("/api/channel/", body)).body.data.id;
-      expect((await s.root.post(`/api/channel/${id}/key`)).body).toEqual({ success: true, message: "", data: { key: body.key } });
+      expect((await s.root.post(`/api/channel/${id}/key`)).body).toEqual({
+        success: true,
+        message: "",
+        data: { key: body.key },
+      });
       refused(await admin.post(`/api/channel/${id}/key`), INSUFFICIENT);
       refused(await s.root.post("/api/channel/999999/key"), "channel not found");
     });
@@ -272,11 +318,34 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
     test("a full update changes the fields, keeps the key when it is blank, and keeps abilities in step", async () => {
       const body = channelBody({ tag: "before" });
       const id = (await admin.post("/api/channel/", body)).body.data.id;
-      const edit = { id, type: 8, name: "renamed", key: "", models: "m1,m2,m3", group: "svip", priority: -5, weight: 9, tag: "after" };
-      const reply = await admin.put("/api/channel/", { ...edit, base_url: "https://custom.example.com", key: "sk-new" });
-      expect(reply.body).toMatchObject({ success: true, data: { name: "renamed", type: 8, status: 1, group: "svip", priority: -5 } });
+      const edit = {
+        id,
+        type: 8,
+        name: "renamed",
+        key: "",
+        models: "m1,m2,m3",
+        group: "svip",
+        priority: -5,
+        weight: 9,
+        tag: "after",
+      };
+      const reply = await admin.put("/api/channel/", {
+        ...edit,
+        base_url: "https://custom.example.com",
+        key: "sk-new",
+      });
+      expect(reply.body).toMatchObject({
+        success: true,
+        data: { name: "renamed", type: 8, status: 1, group: "svip", priority: -5 },
+      });
       await admin.put("/api/channel/", { id, key: "   ", remark: "kept" });
-      expect(await channelRow(s.ctx, id)).toMatchObject({ key: "sk-new", name: "renamed", models: "m1,m2,m3", remark: "kept", tag: "after" });
+      expect(await channelRow(s.ctx, id)).toMatchObject({
+        key: "sk-new",
+        name: "renamed",
+        models: "m1,m2,m3",
+        remark: "kept",
+        tag: "after",
+      });
       await expectAbilitiesInStep(s.ctx);
     });
 
@@ -290,7 +359,10 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
 
     test("{id, priority} and {id, weight} alone change only that, abilities too", async () => {
       const id = await createChannel(s, { priority: 1, weight: 1 });
-      expect((await admin.put("/api/channel/", { id, priority: "7" })).body.data).toMatchObject({ priority: 7, weight: 1 });
+      expect((await admin.put("/api/channel/", { id, priority: "7" })).body.data).toMatchObject({
+        priority: 7,
+        weight: 1,
+      });
       expect((await admin.put("/api/channel/", { id, weight: 0 })).body.data).toMatchObject({ priority: 7, weight: 0 });
       await expectAbilitiesInStep(s.ctx);
     });
@@ -300,10 +372,19 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
       expect(await setChannelStatus(s.ctx, id, ChannelStatus.AutoDisabled, "upstream said 401")).toBe(true);
       const view = (await admin.get(`/api/channel/${id}`)).body.data;
       expect(view.status).toBe(3);
-      expect(JSON.parse(view.other_info)).toMatchObject({ status_reason: "upstream said 401", status_time: expect.any(Number) });
+      expect(JSON.parse(view.other_info)).toMatchObject({
+        status_reason: "upstream said 401",
+        status_time: expect.any(Number),
+      });
       await expectAbilitiesInStep(s.ctx);
-      expect((await admin.put("/api/channel/", { ...view, name: "still off" })).body.data).toMatchObject({ status: 3, name: "still off" });
-      expect((await admin.put("/api/channel/", { id, status: 1 })).body.data).toMatchObject({ status: 1, other_info: "" });
+      expect((await admin.put("/api/channel/", { ...view, name: "still off" })).body.data).toMatchObject({
+        status: 3,
+        name: "still off",
+      });
+      expect((await admin.put("/api/channel/", { id, status: 1 })).body.data).toMatchObject({
+        status: 1,
+        other_info: "",
+      });
       await expectAbilitiesInStep(s.ctx);
       expect(await setChannelStatus(s.ctx, 999999, ChannelStatus.AutoDisabled, "gone")).toBe(false);
     });
@@ -320,15 +401,24 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
         [{ id: 999999, name: "x" }, "channel not found"],
         [{ name: "x" }, "id must be a positive integer"],
       ];
-      for (const [body, message] of cases) await expectRefusedUnchanged(s.ctx, () => admin.put("/api/channel/", body), message);
+      for (const [body, message] of cases)
+        await expectRefusedUnchanged(s.ctx, () => admin.put("/api/channel/", body), message);
     });
 
     test("an admin must re-enter the key to change where it is sent; root need not", async () => {
       const id = await createChannel(s, { base_url: "https://one.example.com" });
-      await expectRefusedUnchanged(s.ctx, () => admin.put("/api/channel/", { id, base_url: "https://attacker.example.com" }), REENTER_KEY);
+      await expectRefusedUnchanged(
+        s.ctx,
+        () => admin.put("/api/channel/", { id, base_url: "https://attacker.example.com" }),
+        REENTER_KEY,
+      );
       await expectRefusedUnchanged(s.ctx, () => admin.put("/api/channel/", { id, base_url: "", key: "" }), REENTER_KEY);
-      expect((await admin.put("/api/channel/", { id, base_url: "https://two.example.com", key: "sk-two" })).body.success).toBe(true);
-      expect((await s.root.put("/api/channel/", { id, base_url: "https://three.example.com" })).body.success).toBe(true);
+      expect(
+        (await admin.put("/api/channel/", { id, base_url: "https://two.example.com", key: "sk-two" })).body.success,
+      ).toBe(true);
+      expect((await s.root.put("/api/channel/", { id, base_url: "https://three.example.com" })).body.success).toBe(
+        true,
+      );
       expect(await channelRow(s.ctx, id)).toMatchObject({ base_url: "https://three.example.com", key: "sk-two" });
     });
   });
@@ -349,7 +439,11 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
       await setChannelStatus(s.ctx, auto, ChannelStatus.AutoDisabled, "too slow");
       const disabled = await s.ctx.db.k.selectFrom("channels").select("id").where("status", "in", [2, 3]).execute();
       expect(disabled.length).toBeGreaterThanOrEqual(2);
-      expect((await admin.delete("/api/channel/disabled")).body).toEqual({ success: true, message: "", data: disabled.length });
+      expect((await admin.delete("/api/channel/disabled")).body).toEqual({
+        success: true,
+        message: "",
+        data: disabled.length,
+      });
       expect(await channelRow(s.ctx, off)).toBeUndefined();
       expect(await channelRow(s.ctx, auto)).toBeUndefined();
       expect(await channelRow(s.ctx, on)).toBeDefined();
@@ -368,9 +462,21 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
     });
 
     test("a batch delete without a selection is refused", async () => {
-      await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/batch", { ids: [] }), "please select channels to delete first");
-      await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/batch", {}), "please select channels to delete first");
-      await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/batch", { ids: ["x"] }), "id must be a positive integer");
+      await expectRefusedUnchanged(
+        s.ctx,
+        () => admin.post("/api/channel/batch", { ids: [] }),
+        "please select channels to delete first",
+      );
+      await expectRefusedUnchanged(
+        s.ctx,
+        () => admin.post("/api/channel/batch", {}),
+        "please select channels to delete first",
+      );
+      await expectRefusedUnchanged(
+        s.ctx,
+        () => admin.post("/api/channel/batch", { ids: ["x"] }),
+        "id must be a positive integer",
+      );
     });
   });
 

@@ -14,7 +14,11 @@ const forged = () => `203.0.113.${++counter % 250}`;
 async function guessesWithForgedLeftParts(c: ApiClient, header: (left: string) => string): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < 30; i++) {
-    const reply = await c.post("/api/user/login", { username: "root", password: `guess-${i}` }, { "x-forwarded-for": header(forged()) });
+    const reply = await c.post(
+      "/api/user/login",
+      { username: "root", password: `guess-${i}` },
+      { "x-forwarded-for": header(forged()) },
+    );
     statuses.push(reply.status);
   }
   return statuses;
@@ -50,7 +54,10 @@ describe.each(DIALECTS)("the client address behind proxies on %s", (dialect) => 
     const s = useTestServer(dialect, { TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8", LOGIN_RATE_LIMIT: "5/600" });
 
     test("a forged left part does not escape the sign-in limit, however many trusted hops follow the client", async () => {
-      const statuses = await guessesWithForgedLeftParts(s.client(), (left) => `${left}, 198.51.100.30, 10.1.2.3, 10.0.0.9`);
+      const statuses = await guessesWithForgedLeftParts(
+        s.client(),
+        (left) => `${left}, 198.51.100.30, 10.1.2.3, 10.0.0.9`,
+      );
       expect(statuses).toEqual(FIVE_THEN_REFUSED);
     });
 
@@ -59,7 +66,8 @@ describe.each(DIALECTS)("the client address behind proxies on %s", (dialect) => 
       try {
         const c = server.client();
         const statuses: number[] = [];
-        for (let i = 0; i < 4; i++) statuses.push((await c.post("/api/user/login", {}, { "x-forwarded-for": forged() })).status);
+        for (let i = 0; i < 4; i++)
+          statuses.push((await c.post("/api/user/login", {}, { "x-forwarded-for": forged() })).status);
         // Root's sign-in at the server's start took one of 127.0.0.1's two.
         expect(statuses).toEqual([200, 429, 429, 429]);
       } finally {
@@ -80,7 +88,11 @@ describe.each(DIALECTS)("the client address behind proxies on %s", (dialect) => 
     const chatFrom = (forwardedFor: string) =>
       fetch(`${r.s.url}/v1/chat/completions`, {
         method: "POST",
-        headers: { authorization: `Bearer ${r.key}`, "content-type": "application/json", "x-forwarded-for": forwardedFor },
+        headers: {
+          authorization: `Bearer ${r.key}`,
+          "content-type": "application/json",
+          "x-forwarded-for": forwardedFor,
+        },
         body: JSON.stringify({ model: "test-chat", messages: [{ role: "user", content: "hi" }] }),
       });
 

@@ -25,7 +25,13 @@ describe.each(DIALECTS)("dashboard data (quota_data rollups) on %s", (dialect) =
     await r.openai(key).chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
   };
   const stored = async () => {
-    const rows = await r.s.ctx.db.k.selectFrom("quota_data").selectAll().orderBy("created_at").orderBy("user_id").orderBy("model_name").execute();
+    const rows = await r.s.ctx.db.k
+      .selectFrom("quota_data")
+      .selectAll()
+      .orderBy("created_at")
+      .orderBy("user_id")
+      .orderBy("model_name")
+      .execute();
     return rows.map(({ id: _, ...row }) => ({ ...row, user_id: Number(row.user_id) }));
   };
   const data = async (client: ApiClient, path: string) => {
@@ -63,10 +69,28 @@ describe.each(DIALECTS)("dashboard data (quota_data rollups) on %s", (dialect) =
       [
         { user_id: me, username: mine, model_name: "roll-a", created_at: H0, count: 2, quota: 50, token_used: 40 },
         { user_id: me, username: mine, model_name: "roll-b", created_at: H0, count: 1, quota: 55, token_used: 110 },
-        { user_id: other.userId!, username: theirs, model_name: "roll-a", created_at: H0, count: 1, quota: 40, token_used: 35 },
+        {
+          user_id: other.userId!,
+          username: theirs,
+          model_name: "roll-a",
+          created_at: H0,
+          count: 1,
+          quota: 40,
+          token_used: 35,
+        },
         { user_id: me, username: mine, model_name: "roll-a", created_at: H1, count: 1, quota: 12, token_used: 10 },
-        { user_id: other.userId!, username: theirs, model_name: "roll-b", created_at: H1, count: 1, quota: 30, token_used: 60 },
-      ].sort((a, b) => a.created_at - b.created_at || a.user_id - b.user_id || a.model_name.localeCompare(b.model_name)),
+        {
+          user_id: other.userId!,
+          username: theirs,
+          model_name: "roll-b",
+          created_at: H1,
+          count: 1,
+          quota: 30,
+          token_used: 60,
+        },
+      ].sort(
+        (a, b) => a.created_at - b.created_at || a.user_id - b.user_id || a.model_name.localeCompare(b.model_name),
+      ),
     );
     const logged = (await r.consumeLogs()).reduce((sum, log) => sum + log.quota, 0);
     expect(logged).toBe(50 + 55 + 40 + 12 + 30);
@@ -112,14 +136,28 @@ describe.each(DIALECTS)("dashboard data (quota_data rollups) on %s", (dialect) =
 
   test("the range: a bucket counts when its hour overlaps it; a missing range means the last day", async () => {
     expect((await data(admin, `/api/data/?${range(H1, H1 + 10)}`)).map((row) => row.created_at)).toEqual([H1, H1]);
-    expect((await data(admin, `/api/data/?${range(H0 + 1800, H0 + 1801)}`)).map((row) => row.created_at)).toEqual([H0, H0]);
+    expect((await data(admin, `/api/data/?${range(H0 + 1800, H0 + 1801)}`)).map((row) => row.created_at)).toEqual([
+      H0,
+      H0,
+    ]);
     const old = H0 - 3 * 24 * HOUR;
     await r.s.ctx.db.k
       .insertInto("quota_data")
-      .values({ user_id: other.userId!, username: other.username, model_name: "roll-a", created_at: old, count: 7, quota: 7, token_used: 7 })
+      .values({
+        user_id: other.userId!,
+        username: other.username,
+        model_name: "roll-a",
+        created_at: old,
+        count: 7,
+        quota: 7,
+        token_used: 7,
+      })
       .execute();
     expect((await data(other, "/api/data/self")).map((row) => row.created_at)).toEqual([H0, H1]);
-    expect((await data(other, `/api/data/self?${range(old, old + HOUR)}`))[0]).toMatchObject({ created_at: old, count: 7 });
+    expect((await data(other, `/api/data/self?${range(old, old + HOUR)}`))[0]).toMatchObject({
+      created_at: old,
+      count: 7,
+    });
   });
 
   test("a later flush adds to the stored bucket instead of writing a second row", async () => {
@@ -141,7 +179,8 @@ describe.each(DIALECTS)("dashboard data (quota_data rollups) on %s", (dialect) =
 
   describe("refusals", () => {
     test("without a sign-in every data call answers 401", async () => {
-      for (const path of ["/api/data/", "/api/data/users", "/api/data/self"]) expect((await r.s.client().get(path)).status).toBe(401);
+      for (const path of ["/api/data/", "/api/data/users", "/api/data/self"])
+        expect((await r.s.client().get(path)).status).toBe(401);
     });
 
     test("an ordinary user may not read everyone's data", async () => {
@@ -155,9 +194,21 @@ describe.each(DIALECTS)("dashboard data (quota_data rollups) on %s", (dialect) =
     });
 
     test("a timestamp that is not a unix time, or a start after the end, is refused with 400", async () => {
-      expectFailure(await admin.get("/api/data/?start_timestamp=yesterday"), 400, "start_timestamp must be a unix time in seconds");
-      expectFailure(await other.get("/api/data/self?end_timestamp=1.5"), 400, "end_timestamp must be a unix time in seconds");
-      expectFailure(await admin.get(`/api/data/users?${range(H1, H0)}`), 400, "start_timestamp must not be after end_timestamp");
+      expectFailure(
+        await admin.get("/api/data/?start_timestamp=yesterday"),
+        400,
+        "start_timestamp must be a unix time in seconds",
+      );
+      expectFailure(
+        await other.get("/api/data/self?end_timestamp=1.5"),
+        400,
+        "end_timestamp must be a unix time in seconds",
+      );
+      expectFailure(
+        await admin.get(`/api/data/users?${range(H1, H0)}`),
+        400,
+        "start_timestamp must not be after end_timestamp",
+      );
     });
   });
 
@@ -166,8 +217,19 @@ describe.each(DIALECTS)("dashboard data (quota_data rollups) on %s", (dialect) =
     rollup.now = () => H0 - HOUR;
     rollup.add({ userId: 424242, username: "timer", model: "roll-t", quota: 3, tokens: 4 }, 30);
     await Bun.sleep(300);
-    const row = await r.s.ctx.db.k.selectFrom("quota_data").selectAll().where("user_id", "=", 424242).executeTakeFirst();
-    expect(row).toMatchObject({ username: "timer", model_name: "roll-t", created_at: H0 - HOUR, count: 1, quota: 3, token_used: 4 });
+    const row = await r.s.ctx.db.k
+      .selectFrom("quota_data")
+      .selectAll()
+      .where("user_id", "=", 424242)
+      .executeTakeFirst();
+    expect(row).toMatchObject({
+      username: "timer",
+      model_name: "roll-t",
+      created_at: H0 - HOUR,
+      count: 1,
+      quota: 3,
+      token_used: 4,
+    });
     await rollup.close();
   });
 

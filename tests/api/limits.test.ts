@@ -23,7 +23,11 @@ describe.each(DIALECTS)("limits and error envelopes on %s", (dialect) => {
       for (let i = 0; i < 3; i++) {
         expect((await c.post("/api/user/login", { username: "root", password: "wrong-pass" }, from)).status).toBe(200);
       }
-      expectFailure(await c.post("/api/user/login", { username: "root", password: ROOT_PASSWORD }, from), 429, TOO_MANY_REQUESTS);
+      expectFailure(
+        await c.post("/api/user/login", { username: "root", password: ROOT_PASSWORD }, from),
+        429,
+        TOO_MANY_REQUESTS,
+      );
       expect(c.cookie).toBe("");
     });
 
@@ -31,12 +35,22 @@ describe.each(DIALECTS)("limits and error envelopes on %s", (dialect) => {
       const c = limited.client();
       const from = newAddress();
       for (let i = 0; i < 3; i++) await c.post("/api/user/login", { username: "root", password: "wrong-pass" }, from);
-      expectFailure(await c.post("/api/user/login", { username: "root", password: ROOT_PASSWORD }, from), 429, TOO_MANY_REQUESTS);
+      expectFailure(
+        await c.post("/api/user/login", { username: "root", password: ROOT_PASSWORD }, from),
+        429,
+        TOO_MANY_REQUESTS,
+      );
       const name = uniqueName();
-      expect((await c.post("/api/user/register", { username: name, password: "password123" }, from)).body.success).toBe(true);
+      expect((await c.post("/api/user/register", { username: name, password: "password123" }, from)).body.success).toBe(
+        true,
+      );
       await c.post("/api/setup", { username: "x", password: "password123", confirmPassword: "password123" }, from);
       await c.post("/api/user/register", { username: uniqueName(), password: "password123" }, from);
-      expectFailure(await c.post("/api/user/register", { username: uniqueName(), password: "password123" }, from), 429, TOO_MANY_REQUESTS);
+      expectFailure(
+        await c.post("/api/user/register", { username: uniqueName(), password: "password123" }, from),
+        429,
+        TOO_MANY_REQUESTS,
+      );
       expectFailure(await c.post("/api/setup", {}, from), 429, TOO_MANY_REQUESTS);
     });
 
@@ -45,7 +59,9 @@ describe.each(DIALECTS)("limits and error envelopes on %s", (dialect) => {
       const from = newAddress();
       for (let i = 0; i < 4; i++) await c.post("/api/user/login", { username: "root", password: "wrong-pass" }, from);
       expectFailure(await c.post("/api/user/login", {}, from), 429, TOO_MANY_REQUESTS);
-      expect((await c.post("/api/user/login", { username: "root", password: ROOT_PASSWORD }, newAddress())).body.success).toBe(true);
+      expect(
+        (await c.post("/api/user/login", { username: "root", password: ROOT_PASSWORD }, newAddress())).body.success,
+      ).toBe(true);
       expect((await c.get("/api/status", from)).status).toBe(200);
       expect((await limited.root.get("/api/user/self", from)).status).toBe(200);
     });
@@ -57,7 +73,9 @@ describe.each(DIALECTS)("limits and error envelopes on %s", (dialect) => {
     test("a too-large registration creates no user", async () => {
       const users = await countRows(limited.ctx, "users");
       const name = uniqueName();
-      const reply = await limited.client().post("/api/user/register", { username: name, password: "password123", padding }, newAddress());
+      const reply = await limited
+        .client()
+        .post("/api/user/register", { username: name, password: "password123", padding }, newAddress());
       expectFailure(reply, 413, TOO_LARGE);
       expect(await countRows(limited.ctx, "users")).toBe(users);
     });
@@ -78,7 +96,10 @@ describe.each(DIALECTS)("limits and error envelopes on %s", (dialect) => {
         headers: { cookie: root.cookie, "new-api-user": String(root.userId), "content-type": "application/json" },
         body: chunked,
       });
-      expect({ status: streamed.status, body: await streamed.json() }).toEqual({ status: 413, body: { success: false, message: TOO_LARGE } });
+      expect({ status: streamed.status, body: await streamed.json() }).toEqual({
+        status: 413,
+        body: { success: false, message: TOO_LARGE },
+      });
       expect(await userRow(limited.ctx, root.userId!)).toEqual(before);
     });
 
@@ -90,9 +111,13 @@ describe.each(DIALECTS)("limits and error envelopes on %s", (dialect) => {
 
   describe("malformed input and unknown paths answer with the envelope", () => {
     test("malformed JSON: 400 'request body is not valid JSON'", async () => {
-      const reply = await limited.root.put("/api/user/self", '{"display_name": "x"', { "content-type": "application/json" });
+      const reply = await limited.root.put("/api/user/self", '{"display_name": "x"', {
+        "content-type": "application/json",
+      });
       expectFailure(reply, 400, "request body is not valid JSON");
-      const login = await limited.client().post("/api/user/login", "username=root", { ...newAddress(), "content-type": "application/json" });
+      const login = await limited
+        .client()
+        .post("/api/user/login", "username=root", { ...newAddress(), "content-type": "application/json" });
       expectFailure(login, 400, "request body is not valid JSON");
     });
 
@@ -119,7 +144,10 @@ describe.each(DIALECTS)("limits and error envelopes on %s", (dialect) => {
       const created = await user.post("/api/token/", { name: "many", remain_quota: 1 });
       const id = created.body.data.ids[0];
       for (let i = 0; i < 25; i++) expect((await user.post(`/api/token/${id}/key`, {}, from)).body.success).toBe(true);
-      expect((await s.client().post("/api/user/login", { username: user.username, password: "password123" }, from)).body.success).toBe(true);
+      expect(
+        (await s.client().post("/api/user/login", { username: user.username, password: "password123" }, from)).body
+          .success,
+      ).toBe(true);
     });
   });
 

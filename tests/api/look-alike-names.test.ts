@@ -32,8 +32,14 @@ describe.each(DIALECTS)("names that impersonate, on %s", (dialect) => {
     expect(create.body).toEqual({ success: false, message: LOOK_ALIKE });
     const other = await s.newUser();
     const id = (await other.get("/api/user/self")).body.data.id;
-    expect((await s.root.put("/api/user/", { id, username: "rOot" })).body).toEqual({ success: false, message: LOOK_ALIKE });
-    expect((await s.root.put("/api/user/", { id, username: "a\u200bb" })).body).toEqual({ success: false, message: UNSEEN });
+    expect((await s.root.put("/api/user/", { id, username: "rOot" })).body).toEqual({
+      success: false,
+      message: LOOK_ALIKE,
+    });
+    expect((await s.root.put("/api/user/", { id, username: "a\u200bb" })).body).toEqual({
+      success: false,
+      message: UNSEEN,
+    });
     const shown = await s.root.put("/api/user/", { id, display_name: "root\u202e" });
     expect(shown.body).toEqual({
       success: false,
@@ -60,10 +66,13 @@ describe.each(DIALECTS)("names stored before the rules, on %s", (dialect) => {
     const db = database.open();
     await migrate(db);
     const row = { password: "x", created_at: 1 };
-    await db.k.insertInto("users").values([
-      { username: "bob\u200b", aff_code: "aff001", ...row },
-      { username: "Bob", aff_code: "aff002", ...row },
-    ]).execute();
+    await db.k
+      .insertInto("users")
+      .values([
+        { username: "bob\u200b", aff_code: "aff001", ...row },
+        { username: "Bob", aff_code: "aff002", ...row },
+      ])
+      .execute();
     await db.close();
     const ctx = await openTestContext(database);
     try {

@@ -21,7 +21,11 @@ describe.each(DIALECTS)("site options on %s", (dialect) => {
     return Object.fromEntries(reply.body.data.map((o: { key: string; value: string }) => [o.key, o.value]));
   };
   const put = (key: string, value: unknown, as: ApiClient = s.root) => as.put("/api/option/", { key, value });
-  const calls = (c: ApiClient) => [c.get("/api/option/"), put("Notice", "hijacked", c), c.post("/api/option/rest_model_ratio")];
+  const calls = (c: ApiClient) => [
+    c.get("/api/option/"),
+    put("Notice", "hijacked", c),
+    c.post("/api/option/rest_model_ratio"),
+  ];
 
   describe("only root manages options", () => {
     test("without a session every option call answers 401", async () => {
@@ -100,9 +104,15 @@ describe.each(DIALECTS)("site options on %s", (dialect) => {
     }
 
     test("an unknown key or a missing key is refused and nothing is stored", async () => {
-      expect((await put("NoSuchOption", "x")).body).toEqual({ success: false, message: "unknown option: NoSuchOption" });
+      expect((await put("NoSuchOption", "x")).body).toEqual({
+        success: false,
+        message: "unknown option: NoSuchOption",
+      });
       expect(await listed()).not.toHaveProperty("NoSuchOption");
-      expect((await s.root.put("/api/option/", { value: "x" })).body).toEqual({ success: false, message: "key is required" });
+      expect((await s.root.put("/api/option/", { value: "x" })).body).toEqual({
+        success: false,
+        message: "key is required",
+      });
     });
 
     test("server, worker, pay and WeChat server addresses lose trailing slashes", async () => {
@@ -117,7 +127,10 @@ describe.each(DIALECTS)("site options on %s", (dialect) => {
       for (const key of ["PayAddress", "EpayId", "EpayKey"]) await put(key, "");
       await put("ServerAddress", "");
       const refused = await put("PayAddress", "https://pay.example.com");
-      expect(refused.body).toEqual({ success: false, message: "the server address is required before saving payment settings" });
+      expect(refused.body).toEqual({
+        success: false,
+        message: "the server address is required before saving payment settings",
+      });
       expect((await listed()).PayAddress).toBe("");
       await put("ServerAddress", "https://gw.example.com/");
       expect((await put("PayAddress", "https://pay.example.com")).body.success).toBe(true);
@@ -128,7 +141,10 @@ describe.each(DIALECTS)("site options on %s", (dialect) => {
       expect((await put("RegisterEnabled", false)).body.success).toBe(true);
       expect((await s.client().get("/api/status")).body.data.register_enabled).toBe(false);
       const refused = await s.client().post("/api/user/register", { username: uniqueName(), password: "password123" });
-      expect(refused.body).toEqual({ success: false, message: "new user registration is disabled by the administrator" });
+      expect(refused.body).toEqual({
+        success: false,
+        message: "new user registration is disabled by the administrator",
+      });
       await put("RegisterEnabled", true);
       expect((await s.client().get("/api/status")).body.data.register_enabled).toBe(true);
     });

@@ -7,7 +7,8 @@ const USABLE = { default: "Default group", vip: "VIP group" };
 
 describe.each(DIALECTS)("GET /api/pricing on %s", (dialect) => {
   let r: RelayEnv;
-  const setOption = (key: string, value: unknown) => r.s.root.put("/api/option/", { key, value: JSON.stringify(value) });
+  const setOption = (key: string, value: unknown) =>
+    r.s.root.put("/api/option/", { key, value: JSON.stringify(value) });
   const pricingOf = async (client = r.s.client()) => {
     const reply = await client.get("/api/pricing");
     expect(reply.status).toBe(200);
@@ -33,21 +34,52 @@ describe.each(DIALECTS)("GET /api/pricing on %s", (dialect) => {
     const body = await pricingOf();
     expect(Object.keys(body).sort()).toEqual(["data", "group_ratio", "message", "success", "usable_group"]);
     for (const row of body.data) {
-      expect(Object.keys(row).sort()).toEqual(["completion_ratio", "enable_groups", "model_name", "model_price", "model_ratio", "quota_type"]);
+      expect(Object.keys(row).sort()).toEqual([
+        "completion_ratio",
+        "enable_groups",
+        "model_name",
+        "model_price",
+        "model_ratio",
+        "quota_type",
+      ]);
     }
   });
 
   test("rows only for models some enabled channel serves and billing can price, each with its factors and groups", async () => {
     expect((await pricingOf()).data).toEqual([
-      { model_name: "p-call", quota_type: 1, model_ratio: 0, completion_ratio: 0, model_price: 0.05, enable_groups: ["default", "vip"] },
-      { model_name: "p-ratio", quota_type: 0, model_ratio: 2, completion_ratio: 3, model_price: 0, enable_groups: ["default", "vip"] },
-      { model_name: "p-vip-only", quota_type: 0, model_ratio: 1, completion_ratio: 1, model_price: 0, enable_groups: ["vip"] },
+      {
+        model_name: "p-call",
+        quota_type: 1,
+        model_ratio: 0,
+        completion_ratio: 0,
+        model_price: 0.05,
+        enable_groups: ["default", "vip"],
+      },
+      {
+        model_name: "p-ratio",
+        quota_type: 0,
+        model_ratio: 2,
+        completion_ratio: 3,
+        model_price: 0,
+        enable_groups: ["default", "vip"],
+      },
+      {
+        model_name: "p-vip-only",
+        quota_type: 0,
+        model_ratio: 1,
+        completion_ratio: 1,
+        model_price: 0,
+        enable_groups: ["vip"],
+      },
     ]);
   });
 
   test("a served model without a price is left out (billing refuses it too)", async () => {
     expect(await rowOf("p-unpriced")).toBeUndefined();
-    const refused = await r.openai().chat.completions.create({ model: "p-unpriced", messages: [{ role: "user", content: "hi" }] }).catch((e) => e);
+    const refused = await r
+      .openai()
+      .chat.completions.create({ model: "p-unpriced", messages: [{ role: "user", content: "hi" }] })
+      .catch((e) => e);
     expect(refused.status).toBe(400);
     expect(refused.code).toBe("model_price_error");
   });
@@ -58,7 +90,10 @@ describe.each(DIALECTS)("GET /api/pricing on %s", (dialect) => {
     await r.openai().chat.completions.create({ model: "p-ratio", messages: [{ role: "user", content: "hi" }] });
     const log = (await r.consumeLogs()).at(-1);
     const other = JSON.parse(log.other);
-    expect({ model_ratio: other.model_ratio, completion_ratio: other.completion_ratio }).toEqual({ model_ratio: 4, completion_ratio: 2 });
+    expect({ model_ratio: other.model_ratio, completion_ratio: other.completion_ratio }).toEqual({
+      model_ratio: 4,
+      completion_ratio: 2,
+    });
     expect(log.quota).toBe(4 * (log.prompt_tokens + 2 * log.completion_tokens));
   });
 
@@ -73,7 +108,11 @@ describe.each(DIALECTS)("GET /api/pricing on %s", (dialect) => {
 
   test("a disabled channel's models disappear; enabling it brings them back", async () => {
     expect(await rowOf("p-disabled")).toBeUndefined();
-    const channel = await r.s.ctx.db.k.selectFrom("channels").select("id").where("models", "=", "p-disabled").executeTakeFirstOrThrow();
+    const channel = await r.s.ctx.db.k
+      .selectFrom("channels")
+      .select("id")
+      .where("models", "=", "p-disabled")
+      .executeTakeFirstOrThrow();
     await r.s.root.put("/api/channel/", { id: channel.id, status: 1 });
     await r.s.ctx.relay.routes.rebuild();
     expect((await rowOf("p-disabled")).enable_groups).toEqual(["default"]);
@@ -82,7 +121,10 @@ describe.each(DIALECTS)("GET /api/pricing on %s", (dialect) => {
   test("a visitor sees GroupRatio and the default usable groups with their ratios", async () => {
     const body = await pricingOf();
     expect(body.group_ratio).toEqual(GROUP_RATIO);
-    expect(body.usable_group).toEqual({ default: { desc: "Default group", ratio: 1 }, vip: { desc: "VIP group", ratio: 1.5 } });
+    expect(body.usable_group).toEqual({
+      default: { desc: "Default group", ratio: 1 },
+      vip: { desc: "VIP group", ratio: 1.5 },
+    });
   });
 
   test("a bad session counts as a visitor, not as a refusal", async () => {

@@ -15,7 +15,13 @@ const KINDS = [
     table: "midjourneys",
     idFilter: "mj_id",
     row: (user_id: number, channel_id: number, n: number) => ({
-      user_id, channel_id, mj_id: `mj-${n}`, submit_time: T + n * 100, action: "IMAGINE", status: "SUCCESS", prompt: `cat ${n}`,
+      user_id,
+      channel_id,
+      mj_id: `mj-${n}`,
+      submit_time: T + n * 100,
+      action: "IMAGINE",
+      status: "SUCCESS",
+      prompt: `cat ${n}`,
     }),
   },
   {
@@ -24,8 +30,15 @@ const KINDS = [
     table: "tasks",
     idFilter: "task_id",
     row: (user_id: number, channel_id: number, n: number) => ({
-      user_id, channel_id, task_id: `task-${n}`, submit_time: T + n * 100, created_at: T, updated_at: T,
-      platform: n % 2 ? "suno" : "kling", action: "MUSIC", status: "SUCCESS",
+      user_id,
+      channel_id,
+      task_id: `task-${n}`,
+      submit_time: T + n * 100,
+      created_at: T,
+      updated_at: T,
+      platform: n % 2 ? "suno" : "kling",
+      action: "MUSIC",
+      status: "SUCCESS",
     }),
   },
 ] as const;
@@ -43,22 +56,32 @@ describe.each(DIALECTS)("drawing and async task records on %s", (dialect) => {
       expect(reply.body.success).toBe(true);
       return reply.body.data;
     };
-    const ids = async (client: ApiClient, path: string) => (await items(client, path)).items.map((row: any) => row[kind.idFilter]);
+    const ids = async (client: ApiClient, path: string) =>
+      (await items(client, path)).items.map((row: any) => row[kind.idFilter]);
 
     /** alice: rows 1, 2, 3 (channels 1, 2, 1); bob: rows 4, 5 (channel 2); inserted in order, so 5 is newest. */
     beforeAll(async () => {
       [alice, bob] = [await s.newUser(), await s.newUser()];
       const rows = [
-        kind.row(alice.userId!, 1, 1), kind.row(alice.userId!, 2, 2), kind.row(alice.userId!, 1, 3),
-        kind.row(bob.userId!, 2, 4), kind.row(bob.userId!, 2, 5),
+        kind.row(alice.userId!, 1, 1),
+        kind.row(alice.userId!, 2, 2),
+        kind.row(alice.userId!, 1, 3),
+        kind.row(bob.userId!, 2, 4),
+        kind.row(bob.userId!, 2, 5),
       ];
-      for (const row of rows) await s.ctx.db.k.insertInto(kind.table).values(row as any).execute();
+      for (const row of rows)
+        await s.ctx.db.k
+          .insertInto(kind.table)
+          .values(row as any)
+          .execute();
     });
 
     test("admin list: every user's records, newest first, paged {items, page, page_size, total}, channel shown", async () => {
       const data = await items(admin, `${kind.path}/?p=1&page_size=10`);
       expect(data).toMatchObject({ page: 1, page_size: 10, total: 5 });
-      expect(data.items.map((row: any) => row[kind.idFilter])).toEqual([5, 4, 3, 2, 1].map((n) => `${kind.idFilter.split("_")[0]}-${n}`));
+      expect(data.items.map((row: any) => row[kind.idFilter])).toEqual(
+        [5, 4, 3, 2, 1].map((n) => `${kind.idFilter.split("_")[0]}-${n}`),
+      );
       expect(data.items[0]).toMatchObject({ channel_id: 2, user_id: bob.userId, submit_time: T + 500 });
     });
 
@@ -87,7 +110,11 @@ describe.each(DIALECTS)("drawing and async task records on %s", (dialect) => {
     test("refusals: an ordinary user may not list everyone's; a visitor gets 401; a bad timestamp or channel id is refused", async () => {
       expectFailure(await alice.get(`${kind.path}/`), 200, FORBIDDEN);
       expect((await s.client().get(`${kind.path}/self`)).status).toBe(401);
-      expectFailure(await alice.get(`${kind.path}/self?end_timestamp=soon`), 400, "end_timestamp must be a unix time in seconds");
+      expectFailure(
+        await alice.get(`${kind.path}/self?end_timestamp=soon`),
+        400,
+        "end_timestamp must be a unix time in seconds",
+      );
       expectFailure(await admin.get(`${kind.path}/?channel_id=x`), 400, "channel_id must be a channel id");
     });
   });

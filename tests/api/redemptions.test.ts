@@ -10,7 +10,18 @@ import { countRows, logsOf, userRow } from "../support/rows";
 import { useTestServer, type TestServer } from "../support/server";
 
 const KEY_FORMAT = /^[0-9a-f]{32}$/;
-const VIEW_FIELDS = ["created_time", "expired_time", "id", "key", "name", "quota", "redeemed_time", "status", "used_user_id", "user_id"];
+const VIEW_FIELDS = [
+  "created_time",
+  "expired_time",
+  "id",
+  "key",
+  "name",
+  "quota",
+  "redeemed_time",
+  "status",
+  "used_user_id",
+  "user_id",
+];
 const INSUFFICIENT = "Unauthorized, insufficient privileges";
 const NOT_FOUND = "redemption code not found";
 const UNUSED = 1;
@@ -35,13 +46,18 @@ describe.each(DIALECTS)("redemption codes on %s", (dialect) => {
     return keys.map((key) => ({ key, id: rows.find((row) => row.key === key)!.id }));
   }
   const createCode = async (body: Record<string, unknown> = {}) => (await createCodes(body))[0]!;
-  const codeRow = (id: number) => s.ctx.db.k.selectFrom("redemptions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+  const codeRow = (id: number) =>
+    s.ctx.db.k.selectFrom("redemptions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   const setStatus = (id: number, status: unknown) => admin.put("/api/redemption/?status_only=true", { id, status });
   const redeem = (c: ApiClient, key: unknown) => c.post("/api/user/topup", { key });
   /** The user's balance and top-up log rows, to prove a refusal changed nothing. */
   const walletOf = async (id: number) => ({ quota: (await userRow(s.ctx, id)).quota, logs: await logsOf(s.ctx, id) });
   const expireInThePast = (id: number) =>
-    s.ctx.db.k.updateTable("redemptions").set({ expired_time: now() - 10 }).where("id", "=", id).execute();
+    s.ctx.db.k
+      .updateTable("redemptions")
+      .set({ expired_time: now() - 10 })
+      .where("id", "=", id)
+      .execute();
 
   describe("every /api/redemption call is for administrators", () => {
     test("an ordinary user gets 'insufficient privileges', a visitor 401, and nothing is created or changed", async () => {
@@ -83,7 +99,14 @@ describe.each(DIALECTS)("redemption codes on %s", (dialect) => {
       const rows = await s.ctx.db.k.selectFrom("redemptions").selectAll().where("key", "in", keys).execute();
       expect(rows).toHaveLength(3);
       for (const row of rows) {
-        expect(row).toMatchObject({ name: "launch", quota: 300000, status: UNUSED, user_id: admin.userId, used_user_id: 0, expired_time: 0 });
+        expect(row).toMatchObject({
+          name: "launch",
+          quota: 300000,
+          status: UNUSED,
+          user_id: admin.userId,
+          used_user_id: 0,
+          expired_time: 0,
+        });
         expect(Math.abs(row.created_time - now())).toBeLessThan(5);
       }
     });
@@ -91,7 +114,8 @@ describe.each(DIALECTS)("redemption codes on %s", (dialect) => {
     test("a blank name becomes the formatted quota; without quota and count, one code of 100000", async () => {
       const [named] = await create({ name: "   ", quota: 500000 }).then((r) => r.body.data);
       const [plain] = await create({}).then((r) => r.body.data);
-      const row = (key: string) => s.ctx.db.k.selectFrom("redemptions").selectAll().where("key", "=", key).executeTakeFirstOrThrow();
+      const row = (key: string) =>
+        s.ctx.db.k.selectFrom("redemptions").selectAll().where("key", "=", key).executeTakeFirstOrThrow();
       expect(await row(named)).toMatchObject({ name: "$1.00", quota: 500000 });
       expect(await row(plain)).toMatchObject({ name: "$0.20", quota: 100000 });
     });
@@ -160,7 +184,13 @@ describe.each(DIALECTS)("redemption codes on %s", (dialect) => {
     test("an unused code's name, quota and expiry change; a blank name becomes the new formatted quota", async () => {
       const { id } = await createCode();
       const at = now() + 7200;
-      const reply = await admin.put("/api/redemption/", { id, name: "renamed", quota: 1000000, expired_time: at, status: DISABLED });
+      const reply = await admin.put("/api/redemption/", {
+        id,
+        name: "renamed",
+        quota: 1000000,
+        expired_time: at,
+        status: DISABLED,
+      });
       expect(reply.body.data).toMatchObject({ id, name: "renamed", quota: 1000000, expired_time: at, status: UNUSED });
       expect(await codeRow(id)).toMatchObject({ name: "renamed", quota: 1000000, expired_time: at, status: UNUSED });
       await admin.put("/api/redemption/", { id, name: "", quota: 1500000 });
@@ -245,7 +275,8 @@ describe.each(DIALECTS)("redemption codes on %s", (dialect) => {
       await expireInThePast(expired!.id);
       const reply = await admin.delete("/api/redemption/invalid");
       expect(reply.body).toEqual({ success: true, message: "", data: 3 });
-      for (const gone of [used!, disabled!, expired!]) refused(await admin.get(`/api/redemption/${gone.id}`), NOT_FOUND);
+      for (const gone of [used!, disabled!, expired!])
+        refused(await admin.get(`/api/redemption/${gone.id}`), NOT_FOUND);
       expect((await admin.get(`/api/redemption/${fresh!.id}`)).body.data.status).toBe(UNUSED);
     });
   });
@@ -322,8 +353,13 @@ describe.each(DIALECTS)("redemption codes on %s", (dialect) => {
       const { id, key } = await createCode({ quota: 424242 });
       const users = await Promise.all(Array.from({ length: 10 }, () => s.newUser()));
       const ids = users.map((u) => u.userId!);
-      const quotaOf = async () => (await s.ctx.db.k.selectFrom("users").select("quota").where("id", "in", ids).execute()).reduce((sum, row) => sum + row.quota, 0);
-      const topUpLogs = () => s.ctx.db.k.selectFrom("logs").selectAll().where("user_id", "in", ids).where("type", "=", 1).execute();
+      const quotaOf = async () =>
+        (await s.ctx.db.k.selectFrom("users").select("quota").where("id", "in", ids).execute()).reduce(
+          (sum, row) => sum + row.quota,
+          0,
+        );
+      const topUpLogs = () =>
+        s.ctx.db.k.selectFrom("logs").selectAll().where("user_id", "in", ids).where("type", "=", 1).execute();
       const before = await quotaOf();
       const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => redeem(users[i % 10]!, key)));
       const won = replies.filter((reply) => reply.body.success);

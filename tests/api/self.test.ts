@@ -8,9 +8,29 @@ import { ROOT_PASSWORD, useTestServer } from "../support/server";
 
 /** Every field of the user record the API shows (spec §3 'User'); nothing else may leave the server. */
 const USER_VIEW_FIELDS = [
-  "DeletedAt", "aff_code", "aff_count", "aff_history_quota", "aff_quota", "created_at", "display_name", "email",
-  "github_id", "group", "id", "inviter_id", "last_login_at", "linux_do_id", "quota", "remark", "request_count",
-  "role", "status", "telegram_id", "used_quota", "username", "wechat_id",
+  "DeletedAt",
+  "aff_code",
+  "aff_count",
+  "aff_history_quota",
+  "aff_quota",
+  "created_at",
+  "display_name",
+  "email",
+  "github_id",
+  "group",
+  "id",
+  "inviter_id",
+  "last_login_at",
+  "linux_do_id",
+  "quota",
+  "remark",
+  "request_count",
+  "role",
+  "status",
+  "telegram_id",
+  "used_quota",
+  "username",
+  "wechat_id",
 ];
 
 describe.each(DIALECTS)("the signed-in user's own account on %s", (dialect) => {
@@ -63,7 +83,11 @@ describe.each(DIALECTS)("the signed-in user's own account on %s", (dialect) => {
 
     test("display_name is at most 20 characters", async () => {
       const user = await s.newUser();
-      expectFailure(await user.put("/api/user/self", { display_name: "x".repeat(21) }), 200, "display name must be at most 20 characters");
+      expectFailure(
+        await user.put("/api/user/self", { display_name: "x".repeat(21) }),
+        200,
+        "display name must be at most 20 characters",
+      );
       expect((await selfOf(user)).display_name).toBe(user.username);
     });
 
@@ -72,7 +96,14 @@ describe.each(DIALECTS)("the signed-in user's own account on %s", (dialect) => {
       const grab = { role: 100, quota: 10 ** 9, group: "vip", username: "hijacked", aff_quota: 10 ** 9, status: 1 };
       expectFailure(await user.put("/api/user/self", grab), 200, "nothing to update");
       expect((await user.put("/api/user/self", { ...grab, display_name: "Only This" })).body.success).toBe(true);
-      expect(await selfOf(user)).toMatchObject({ role: 1, quota: 0, group: "default", username: user.username, aff_quota: 0, display_name: "Only This" });
+      expect(await selfOf(user)).toMatchObject({
+        role: 1,
+        quota: 0,
+        group: "default",
+        username: user.username,
+        aff_quota: 0,
+        display_name: "Only This",
+      });
     });
   });
 
@@ -84,7 +115,11 @@ describe.each(DIALECTS)("the signed-in user's own account on %s", (dialect) => {
         const reply = await user.put("/api/user/self", { password: "new-password-1", ...original });
         expectFailure(reply, 200, "the current password is incorrect");
       }
-      const mixed = await user.put("/api/user/self", { display_name: "Changed", password: "new-password-1", original_password: "nope-nope" });
+      const mixed = await user.put("/api/user/self", {
+        display_name: "Changed",
+        password: "new-password-1",
+        original_password: "nope-nope",
+      });
       expectFailure(mixed, 200, "the current password is incorrect");
       expect(await userRow(s.ctx, user.userId!)).toEqual(before);
       expect((await user.get("/api/user/self")).body.success).toBe(true);
@@ -115,7 +150,9 @@ describe.each(DIALECTS)("the signed-in user's own account on %s", (dialect) => {
       expectFailure(await other.get("/api/user/self"), 401, "Unauthorized, not logged in or the session has expired");
       expectFailure(await script.get("/api/user/self"), 401, "Unauthorized, the access token is invalid");
       expect((await userRow(s.ctx, user.userId!)).access_token_hash).toBeNull();
-      expect(await s.ctx.db.k.selectFrom("sessions").select("id").where("user_id", "=", user.userId!).execute()).toEqual([]);
+      expect(
+        await s.ctx.db.k.selectFrom("sessions").select("id").where("user_id", "=", user.userId!).execute(),
+      ).toEqual([]);
 
       expectFailure(await s.client().login(user.username, "password123"), 200, WRONG_CREDENTIALS);
       expect((await s.client().login(user.username, "new-password-1")).body.success).toBe(true);
@@ -178,7 +215,11 @@ describe.each(DIALECTS)("the signed-in user's own account on %s", (dialect) => {
 
     test("at least one QuotaPerUnit", async () => {
       const user = await earner(10 * perUnit());
-      await expectRefusedUnchanged(user, { quota: perUnit() - 1 }, `the minimum transfer is ${quotaText(s.ctx, perUnit())}`);
+      await expectRefusedUnchanged(
+        user,
+        { quota: perUnit() - 1 },
+        `the minimum transfer is ${quotaText(s.ctx, perUnit())}`,
+      );
     });
 
     test("at most aff_quota: 'affiliate quota is not enough'", async () => {
@@ -189,7 +230,18 @@ describe.each(DIALECTS)("the signed-in user's own account on %s", (dialect) => {
 
     test("the amount must be a positive whole number", async () => {
       const user = await earner(10 * perUnit());
-      for (const quota of [perUnit() + 0.5, String(perUnit() + 0.5), "abc", null, true, {}, [perUnit()], -perUnit(), 0, undefined]) {
+      for (const quota of [
+        perUnit() + 0.5,
+        String(perUnit() + 0.5),
+        "abc",
+        null,
+        true,
+        {},
+        [perUnit()],
+        -perUnit(),
+        0,
+        undefined,
+      ]) {
         await expectRefusedUnchanged(user, { quota }, "quota must be a positive whole number");
       }
     });
@@ -198,7 +250,11 @@ describe.each(DIALECTS)("the signed-in user's own account on %s", (dialect) => {
       const user = await earner(3 * perUnit());
       const reply = await user.post("/api/user/aff_transfer", { quota: 2 * perUnit() });
       expect(reply.body).toEqual({ success: true, message: "transferred", data: null });
-      expect(await selfOf(user)).toMatchObject({ aff_quota: perUnit(), quota: 2 * perUnit(), aff_history_quota: 3 * perUnit() });
+      expect(await selfOf(user)).toMatchObject({
+        aff_quota: perUnit(),
+        quota: 2 * perUnit(),
+        aff_history_quota: 3 * perUnit(),
+      });
       const logs = await logsOf(s.ctx, user.userId!);
       expect(logs).toHaveLength(1);
       expect(logs[0]).toMatchObject({ type: 4, quota: 2 * perUnit(), username: user.username });
@@ -258,7 +314,11 @@ describe.each(DIALECTS)("the signed-in user's own account on %s", (dialect) => {
 
   describe("GET /api/group/ (admin)", () => {
     test("lists the group names: the keys of GroupRatio", async () => {
-      expect((await s.root.get("/api/group/")).body).toEqual({ success: true, message: "", data: ["default", "vip", "svip"] });
+      expect((await s.root.get("/api/group/")).body).toEqual({
+        success: true,
+        message: "",
+        data: ["default", "vip", "svip"],
+      });
       await s.ctx.options.set("GroupRatio", { default: 1, vip: 1, svip: 1, premium: 3 });
       const names = (await s.root.get("/api/group/")).body.data;
       await s.ctx.options.set("GroupRatio", { default: 1, vip: 1, svip: 1 });

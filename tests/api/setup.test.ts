@@ -23,7 +23,11 @@ describe.each(DIALECTS)("first-run setup on %s", (dialect) => {
 
     test("GET /api/setup reports {status:false, root_init:false, database_type}", async () => {
       const reply = await s.client().get("/api/setup");
-      expect(reply.body).toEqual({ success: true, message: "", data: { status: false, root_init: false, database_type: dialect } });
+      expect(reply.body).toEqual({
+        success: true,
+        message: "",
+        data: { status: false, root_init: false, database_type: dialect },
+      });
     });
 
     test("every /api call except /api/status and /api/setup answers 503 with the not-initialized message", async () => {
@@ -72,7 +76,13 @@ describe.each(DIALECTS)("first-run setup on %s", (dialect) => {
       expect(reply.body).toEqual({ success: true, message: "system initialized", data: null });
       const rows = await s.ctx.db.k.selectFrom("users").selectAll().execute();
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ username: "admin", role: 100, status: 1, display_name: "Root User", quota: 100_000_000 });
+      expect(rows[0]).toMatchObject({
+        username: "admin",
+        role: 100,
+        status: 1,
+        display_name: "Root User",
+        quota: 100_000_000,
+      });
       expect(await countRows(s.ctx, "setups")).toBe(1);
       expect(s.ctx.options.bool("SelfUseModeEnabled")).toBe(true);
 
@@ -82,9 +92,17 @@ describe.each(DIALECTS)("first-run setup on %s", (dialect) => {
     });
 
     test("afterwards GET /api/setup reports status:true and /api works", async () => {
-      expect((await s.client().get("/api/setup")).body.data).toEqual({ status: true, root_init: true, database_type: dialect });
+      expect((await s.client().get("/api/setup")).body.data).toEqual({
+        status: true,
+        root_init: true,
+        database_type: dialect,
+      });
       expect((await s.client().get("/api/status")).body.data.setup).toBe(true);
-      expectFailure(await s.client().get("/api/user/self"), 401, "Unauthorized, not logged in and no access token provided");
+      expectFailure(
+        await s.client().get("/api/user/self"),
+        401,
+        "Unauthorized, not logged in and no access token provided",
+      );
     });
 
     test("a second POST /api/setup is refused", async () => {
@@ -113,7 +131,11 @@ describe.each(DIALECTS)("first-run setup on %s", (dialect) => {
     const s = useTestServer(dialect);
 
     test("`root` exists at start and setup reports status:true", async () => {
-      expect((await s.client().get("/api/setup")).body.data).toEqual({ status: true, root_init: true, database_type: dialect });
+      expect((await s.client().get("/api/setup")).body.data).toEqual({
+        status: true,
+        root_init: true,
+        database_type: dialect,
+      });
       const rows = await s.ctx.db.k.selectFrom("users").select(["username", "role"]).execute();
       expect(rows).toEqual([{ username: "root", role: 100 }]);
       expect((await s.client().login("root", ROOT_PASSWORD)).body.success).toBe(true);

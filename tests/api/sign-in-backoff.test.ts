@@ -14,7 +14,8 @@ let addresses = 0;
 /** A new client address each call (the server trusts one proxy hop). */
 const newAddress = () => ({ "x-forwarded-for": `198.51.${100 + Math.floor(++addresses / 250)}.${addresses % 250}` });
 
-const signIn = (c: ApiClient, username: string, password: string, from = newAddress()) => c.post("/api/user/login", { username, password }, from);
+const signIn = (c: ApiClient, username: string, password: string, from = newAddress()) =>
+  c.post("/api/user/login", { username, password }, from);
 
 /** `n` wrong guesses at `username`, each from an address of its own; answers the replies. */
 async function guesses(c: ApiClient, username: string, n: number): Promise<Reply[]> {

@@ -57,7 +57,12 @@ const SHOWN_AS: [string, unknown, string, unknown][] = [
   ["DrawingEnabled", false, "enable_drawing", false],
   ["TaskEnabled", false, "enable_task", false],
   ["DataExportEnabled", false, "enable_data_export", false],
-  ["Chats", '[{"Web":"https://chat.example.com/#/?key={key}"}]', "chats", [{ Web: "https://chat.example.com/#/?key={key}" }]],
+  [
+    "Chats",
+    '[{"Web":"https://chat.example.com/#/?key={key}"}]',
+    "chats",
+    [{ Web: "https://chat.example.com/#/?key={key}" }],
+  ],
   ["PayMethods", '[{"name":"Card","type":"card"}]', "pay_methods", [{ name: "Card", type: "card" }]],
   ["DataExportDefaultTime", "week", "data_export_default_time", "week"],
   ["DefaultCollapseSidebar", true, "default_collapse_sidebar", true],
@@ -120,9 +125,11 @@ describe.each(DIALECTS)("GET /api/status on %s", (dialect) => {
   });
 
   test("each option shows at once as its status field", async () => {
-    for (const [key, value] of SHOWN_AS) expect((await s.root.put("/api/option/", { key, value })).body.success).toBe(true);
+    for (const [key, value] of SHOWN_AS)
+      expect((await s.root.put("/api/option/", { key, value })).body.success).toBe(true);
     const data = await status();
-    for (const [key, , field, expected] of SHOWN_AS) expect({ key, [field]: data[field] }).toEqual({ key, [field]: expected });
+    for (const [key, , field, expected] of SHOWN_AS)
+      expect({ key, [field]: data[field] }).toEqual({ key, [field]: expected });
   });
 
   test("online top-up is on once the pay address, Epay id and Epay key are all set", async () => {
@@ -162,7 +169,11 @@ describe.each(DIALECTS)("before setup on %s", (dialect) => {
   test("the public content and option routes answer 503 until the root account exists", async () => {
     for (const path of ["/api/notice", "/api/about", "/api/home_page_content", "/api/option/"]) {
       const reply = await s.client().get(path);
-      expect({ path, status: reply.status, body: reply.body }).toEqual({ path, status: 503, body: { success: false, message: NOT_INITIALIZED } });
+      expect({ path, status: reply.status, body: reply.body }).toEqual({
+        path,
+        status: 503,
+        body: { success: false, message: NOT_INITIALIZED },
+      });
     }
   });
 });

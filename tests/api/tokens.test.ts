@@ -10,8 +10,22 @@ import { useTestServer } from "../support/server";
 
 /** Every field a token shows (spec §3 'Token'); the hash and the sealed key never leave the server. */
 const TOKEN_VIEW_FIELDS = [
-  "accessed_time", "allow_ips", "created_time", "cross_group_retry", "expired_time", "group", "id", "key",
-  "model_limits", "model_limits_enabled", "name", "remain_quota", "status", "unlimited_quota", "used_quota", "user_id",
+  "accessed_time",
+  "allow_ips",
+  "created_time",
+  "cross_group_retry",
+  "expired_time",
+  "group",
+  "id",
+  "key",
+  "model_limits",
+  "model_limits_enabled",
+  "name",
+  "remain_quota",
+  "status",
+  "unlimited_quota",
+  "used_quota",
+  "user_id",
 ];
 const KEY_FORMAT = /^sk-[0-9A-Za-z]{48}$/;
 const NOT_FOUND = { success: false, message: "token not found" };
@@ -30,7 +44,8 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
   const tokenOf = async (c: ApiClient, id: number) => (await c.get(`/api/token/${id}`)).body.data;
   const listOf = async (c: ApiClient, query = "") => (await c.get(`/api/token/?p=1&size=100${query}`)).body.data;
   const storedRow = (id: number) => s.ctx.db.k.selectFrom("tokens").selectAll().where("id", "=", id).executeTakeFirst();
-  const setStatus = (c: ApiClient, id: number, status: unknown) => c.put("/api/token/?status_only=true", { id, status });
+  const setStatus = (c: ApiClient, id: number, status: unknown) =>
+    c.put("/api/token/?status_only=true", { id, status });
   const rawOf = (key: string) => key.slice(3);
   /** A user with tokens a and b, and a stranger with one token of theirs. */
   const twoOwnOneForeign = async () => {
@@ -40,7 +55,11 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
 
   test("without a sign-in every token call answers 401", async () => {
     const visitor = s.client();
-    for (const reply of [await visitor.get("/api/token/"), await create(visitor, { name: "x" }), await visitor.post("/api/token/1/key")]) {
+    for (const reply of [
+      await visitor.get("/api/token/"),
+      await create(visitor, { name: "x" }),
+      await visitor.post("/api/token/1/key"),
+    ]) {
       expect(reply.status).toBe(401);
     }
   });
@@ -135,16 +154,36 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
       ["no name", { name: "  " }, "name is required"],
       ["a name of 51 characters", { name: "é".repeat(51) }, "name must be at most 50 characters"],
       ["a name that is not text", { name: 5 }, "name must be a string"],
-      ["an address that is not an IP", { allow_ips: "10.0.0.1\n10.0.0.300" }, 'allow_ips: "10.0.0.300" is not an IP address or CIDR range'],
-      ["a CIDR prefix too long", { allow_ips: "10.0.0.0/33" }, 'allow_ips: "10.0.0.0/33" is not an IP address or CIDR range'],
+      [
+        "an address that is not an IP",
+        { allow_ips: "10.0.0.1\n10.0.0.300" },
+        'allow_ips: "10.0.0.300" is not an IP address or CIDR range',
+      ],
+      [
+        "a CIDR prefix too long",
+        { allow_ips: "10.0.0.0/33" },
+        'allow_ips: "10.0.0.0/33" is not an IP address or CIDR range',
+      ],
       ["a host name", { allow_ips: "example.com" }, 'allow_ips: "example.com" is not an IP address or CIDR range'],
       ["a group the user may not use", { group: "svip" }, 'group "svip" is not available to you'],
       ["an unknown group", { group: "nobody" }, 'group "nobody" is not available to you'],
-      ["a negative quota", { remain_quota: -1 }, "remain_quota must be between 0 and 500000000000000 unless the quota is unlimited"],
-      ["a quota above 1e9 dollars", { remain_quota: 500000000000001 }, "remain_quota must be between 0 and 500000000000000 unless the quota is unlimited"],
+      [
+        "a negative quota",
+        { remain_quota: -1 },
+        "remain_quota must be between 0 and 500000000000000 unless the quota is unlimited",
+      ],
+      [
+        "a quota above 1e9 dollars",
+        { remain_quota: 500000000000001 },
+        "remain_quota must be between 0 and 500000000000000 unless the quota is unlimited",
+      ],
       ["a fractional quota", { remain_quota: 1.5 }, "remain_quota must be an integer"],
       ["an expiry in the past", { expired_time: 1000 }, "expired_time must be in the future, or -1 for never"],
-      ["an expiry in milliseconds", { expired_time: Date.now() + 60000 }, "expired_time must be -1 (never) or a unix time in seconds"],
+      [
+        "an expiry in milliseconds",
+        { expired_time: Date.now() + 60000 },
+        "expired_time must be -1 (never) or a unix time in seconds",
+      ],
       ["an expiry that is not a number", { expired_time: "tomorrow" }, "expired_time must be an integer"],
       ["a flag that is not a boolean", { unlimited_quota: "yes" }, "unlimited_quota must be true or false"],
       ["a count of 0", { count: 0 }, "count must be between 1 and 100"],
@@ -175,7 +214,9 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
       expect((await create(user, { name: "u", unlimited_quota: true, remain_quota: -5 })).body.success).toBe(true);
     });
 
-    for (const [what, body, message] of refusals.filter(([, body]) => !("count" in body) && !("expired_time" in body))) {
+    for (const [what, body, message] of refusals.filter(
+      ([, body]) => !("count" in body) && !("expired_time" in body),
+    )) {
       test(`update with ${what} is refused: '${message}'`, async () => {
         const user = await s.newUser();
         const { id } = await createOne(user);
@@ -190,9 +231,22 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
     test("full update changes the fields the body sets and answers the token; status is left alone", async () => {
       const user = await s.newUser();
       const { id } = await createOne(user, { remain_quota: 10 });
-      const reply = await user.put("/api/token/", { id, name: "renamed", unlimited_quota: true, group: "vip", status: 2 });
+      const reply = await user.put("/api/token/", {
+        id,
+        name: "renamed",
+        unlimited_quota: true,
+        group: "vip",
+        status: 2,
+      });
       expect(reply.body.success).toBe(true);
-      expect(reply.body.data).toMatchObject({ id, name: "renamed", unlimited_quota: true, group: "vip", remain_quota: 10, status: 1 });
+      expect(reply.body.data).toMatchObject({
+        id,
+        name: "renamed",
+        unlimited_quota: true,
+        group: "vip",
+        remain_quota: 10,
+        status: 1,
+      });
       expect(await tokenOf(user, id)).toEqual(reply.body.data);
     });
 
@@ -223,10 +277,16 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
       const user = await s.newUser();
       const { id } = await createOne(user);
       for (const status of [3, 4, 0, -1]) {
-        expect((await setStatus(user, id, status)).body).toEqual({ success: false, message: "status must be 1 (enabled) or 2 (disabled)" });
+        expect((await setStatus(user, id, status)).body).toEqual({
+          success: false,
+          message: "status must be 1 (enabled) or 2 (disabled)",
+        });
       }
       for (const status of [null, "on", true]) {
-        expect((await setStatus(user, id, status)).body).toEqual({ success: false, message: "status must be an integer" });
+        expect((await setStatus(user, id, status)).body).toEqual({
+          success: false,
+          message: "status must be an integer",
+        });
       }
       expect((await storedRow(id))!.status).toBe(1);
     });
@@ -257,7 +317,11 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
   describe("GET /api/token/ and /api/token/search", () => {
     test("list newest first with page, page_size and total; no whole key anywhere in the reply", async () => {
       const user = await s.newUser();
-      const created = [await createOne(user, { name: "a" }), await createOne(user, { name: "b" }), await createOne(user, { name: "c" })];
+      const created = [
+        await createOne(user, { name: "a" }),
+        await createOne(user, { name: "b" }),
+        await createOne(user, { name: "c" }),
+      ];
       const reply = await user.get("/api/token/?p=1&size=2");
       expect(reply.body.data).toMatchObject({ page: 1, page_size: 2, total: 3 });
       expect(reply.body.data.items.map((t: { name: string }) => t.name)).toEqual(["c", "b"]);
@@ -273,7 +337,9 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
       await createOne(user, { name: "staging" });
       await createOne(user, { name: "100%" });
       const names = async (q: string) =>
-        (await user.get(`/api/token/search?keyword=${encodeURIComponent(q)}`)).body.data.items.map((t: { name: string }) => t.name);
+        (await user.get(`/api/token/search?keyword=${encodeURIComponent(q)}`)).body.data.items.map(
+          (t: { name: string }) => t.name,
+        );
       expect(await names("api")).toEqual(["prod-api"]);
       expect(await names("%")).toEqual(["100%"]);
       expect(await names("")).toHaveLength(3);
@@ -293,7 +359,10 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
     test("part of a key is refused: keys are stored hashed", async () => {
       const user = await s.newUser();
       const { key } = await createOne(user);
-      expect((await user.get(`/api/token/search?token=${key.slice(0, 20)}`)).body).toEqual({ success: false, message: WHOLE_KEY_NEEDED });
+      expect((await user.get(`/api/token/search?token=${key.slice(0, 20)}`)).body).toEqual({
+        success: false,
+        message: WHOLE_KEY_NEEDED,
+      });
     });
   });
 
@@ -308,7 +377,10 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
       const { user, stranger, a, b, theirs } = await twoOwnOneForeign();
       const reply = await user.post("/api/token/batch/keys", { ids: [a.id, b.id, theirs.id, UNKNOWN_ID] });
       expect(reply.body.data).toEqual({ keys: { [a.id]: a.key, [b.id]: b.key } });
-      expect((await user.post("/api/token/batch/keys", { ids: [] })).body).toEqual({ success: false, message: "ids must list 1 to 100 token ids" });
+      expect((await user.post("/api/token/batch/keys", { ids: [] })).body).toEqual({
+        success: false,
+        message: "ids must list 1 to 100 token ids",
+      });
     });
   });
 

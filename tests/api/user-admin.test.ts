@@ -136,7 +136,13 @@ describe.each(DIALECTS)("user administration on %s", (dialect) => {
       await user.get("/api/user/token");
       const reply = await s.root.get(`/api/user/${user.userId}`);
       expect(reply.body.success).toBe(true);
-      expect(reply.body.data).toMatchObject({ id: user.userId, username: user.username, role: 1, status: 1, DeletedAt: null });
+      expect(reply.body.data).toMatchObject({
+        id: user.userId,
+        username: user.username,
+        role: 1,
+        status: 1,
+        DeletedAt: null,
+      });
       expectNoSecrets(reply);
     });
 
@@ -145,8 +151,10 @@ describe.each(DIALECTS)("user administration on %s", (dialect) => {
       const other = await newAdmin();
       const common = await s.newUser();
       expect((await admin.get(`/api/user/${common.userId}`)).body.data.id).toBe(common.userId);
-      for (const id of [other.userId, admin.userId, s.root.userId]) refused(await admin.get(`/api/user/${id}`), NO_PERMISSION);
-      for (const id of [other.userId, s.root.userId]) expect((await s.root.get(`/api/user/${id}`)).body.data.id).toBe(id!);
+      for (const id of [other.userId, admin.userId, s.root.userId])
+        refused(await admin.get(`/api/user/${id}`), NO_PERMISSION);
+      for (const id of [other.userId, s.root.userId])
+        expect((await s.root.get(`/api/user/${id}`)).body.data.id).toBe(id!);
     });
 
     test("unknown id: 'user not found'; malformed id: a clear refusal", async () => {
@@ -159,7 +167,11 @@ describe.each(DIALECTS)("user administration on %s", (dialect) => {
   describe("POST /api/user/ (create)", () => {
     test("creates an ordinary user who can sign in", async () => {
       const name = uniqueName();
-      const reply = await s.root.post("/api/user/", { username: name, display_name: "Made By Root", password: "password123" });
+      const reply = await s.root.post("/api/user/", {
+        username: name,
+        display_name: "Made By Root",
+        password: "password123",
+      });
       expect(reply.body).toMatchObject({ success: true, message: "user created" });
       expect(reply.body.data).toMatchObject({ username: name, display_name: "Made By Root", role: 1, status: 1 });
       expectNoSecrets(reply);
@@ -177,11 +189,21 @@ describe.each(DIALECTS)("user administration on %s", (dialect) => {
       const before = await countRows(s.ctx, "users");
       refused(await s.root.post("/api/user/", { password: "password123" }), "username and password are required");
       refused(await s.root.post("/api/user/", { username: uniqueName() }), "username and password are required");
-      refused(await s.root.post("/api/user/", { username: uniqueName(), password: "short" }), "password must be 8 to 20 characters");
-      refused(await s.root.post("/api/user/", { username: "a".repeat(13), password: "password123" }), "username must be at most 12 characters");
+      refused(
+        await s.root.post("/api/user/", { username: uniqueName(), password: "short" }),
+        "password must be 8 to 20 characters",
+      );
+      refused(
+        await s.root.post("/api/user/", { username: "a".repeat(13), password: "password123" }),
+        "username must be at most 12 characters",
+      );
       refused(await s.root.post("/api/user/", { username: 42, password: "password123" }), "username must be a string");
       refused(
-        await s.root.post("/api/user/", { username: uniqueName(), display_name: "d".repeat(21), password: "password123" }),
+        await s.root.post("/api/user/", {
+          username: uniqueName(),
+          display_name: "d".repeat(21),
+          password: "password123",
+        }),
         "display name must be at most 20 characters",
       );
       expect(await countRows(s.ctx, "users")).toBe(before);
@@ -191,7 +213,10 @@ describe.each(DIALECTS)("user administration on %s", (dialect) => {
       const deleted = await s.newUser();
       await manage(s.root, deleted.userId, "delete");
       for (const username of ["root", deleted.username]) {
-        refused(await s.root.post("/api/user/", { username, password: "password123" }), "username already exists or has been deleted");
+        refused(
+          await s.root.post("/api/user/", { username, password: "password123" }),
+          "username already exists or has been deleted",
+        );
       }
     });
 
@@ -199,7 +224,10 @@ describe.each(DIALECTS)("user administration on %s", (dialect) => {
       const admin = await newAdmin();
       for (const role of [10, 100]) {
         for (const by of [admin, s.root]) {
-          refused(await by.post("/api/user/", { username: uniqueName(), password: "password123", role }), "new users are created as ordinary users");
+          refused(
+            await by.post("/api/user/", { username: uniqueName(), password: "password123", role }),
+            "new users are created as ordinary users",
+          );
         }
       }
     });
@@ -210,7 +238,12 @@ describe.each(DIALECTS)("user administration on %s", (dialect) => {
       const admin = await newAdmin();
       const user = await s.newUser();
       const email = `${user.username}@example.org`;
-      const reply = await update(admin, user.userId, { display_name: "New Name", email, group: "vip", remark: "vip customer" });
+      const reply = await update(admin, user.userId, {
+        display_name: "New Name",
+        email,
+        group: "vip",
+        remark: "vip customer",
+      });
       expect(reply.body).toMatchObject({ success: true, message: "user updated" });
       expect(reply.body.data).toMatchObject({ display_name: "New Name", email, group: "vip", remark: "vip customer" });
       expectNoSecrets(reply);
@@ -400,8 +433,10 @@ describe.each(DIALECTS)("user administration on %s", (dialect) => {
     test("an unknown action, a malformed id or an unknown user is refused clearly", async () => {
       const user = await s.newUser();
       const unknown = "unknown action, expected one of promote, demote, disable, enable, delete, add_quota";
-      for (const action of ["explode", "", undefined, 3, "constructor", "toString"]) refused(await manage(s.root, user.userId, action), unknown);
-      for (const id of [undefined, "abc", 0, -4, 1.5, "7; DROP TABLE users"]) refused(await manage(s.root, id, "disable"), BAD_ID);
+      for (const action of ["explode", "", undefined, 3, "constructor", "toString"])
+        refused(await manage(s.root, user.userId, action), unknown);
+      for (const id of [undefined, "abc", 0, -4, 1.5, "7; DROP TABLE users"])
+        refused(await manage(s.root, id, "disable"), BAD_ID);
       refused(await manage(s.root, 987654321, "disable"), NOT_FOUND);
       expect((await stateOf(user.userId!)).status).toBe(1);
     });
@@ -440,11 +475,26 @@ describe.each(DIALECTS)("user administration on %s", (dialect) => {
       test("refuses a bad value or mode and a balance below zero, changing nothing", async () => {
         const user = await s.newUser();
         const before = await userRow(s.ctx, user.userId!);
-        refused(await manage(s.root, user.userId, "add_quota", { value: "lots", mode: "add" }), "value must be an integer");
-        refused(await manage(s.root, user.userId, "add_quota", { value: -5, mode: "add" }), "value must be a positive integer");
-        refused(await manage(s.root, user.userId, "add_quota", { value: 5, mode: "double" }), "mode must be add, subtract or override");
-        refused(await manage(s.root, user.userId, "add_quota", { value: before.quota + 1, mode: "subtract" }), "quota cannot be negative");
-        refused(await manage(s.root, user.userId, "add_quota", { value: -1, mode: "override" }), "quota cannot be negative");
+        refused(
+          await manage(s.root, user.userId, "add_quota", { value: "lots", mode: "add" }),
+          "value must be an integer",
+        );
+        refused(
+          await manage(s.root, user.userId, "add_quota", { value: -5, mode: "add" }),
+          "value must be a positive integer",
+        );
+        refused(
+          await manage(s.root, user.userId, "add_quota", { value: 5, mode: "double" }),
+          "mode must be add, subtract or override",
+        );
+        refused(
+          await manage(s.root, user.userId, "add_quota", { value: before.quota + 1, mode: "subtract" }),
+          "quota cannot be negative",
+        );
+        refused(
+          await manage(s.root, user.userId, "add_quota", { value: -1, mode: "override" }),
+          "quota cannot be negative",
+        );
         expect(await userRow(s.ctx, user.userId!)).toEqual(before);
         expect(await manageLogs(user.userId!)).toEqual([]);
       });

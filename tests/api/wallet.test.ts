@@ -21,8 +21,12 @@ describe.each(DIALECTS)("wallet and online payment on %s", (dialect) => {
     if (!reply.body.success) throw new Error(`${key}: ${reply.body.message}`);
   };
   const DEFAULTS: [string, unknown][] = [
-    ["Price", 7.3], ["MinTopUp", 1], ["TopupGroupRatio", { default: 1, vip: 1, svip: 1 }],
-    ["DisplayInCurrencyEnabled", true], ["CustomCallbackAddress", ""], ["EpayKey", EPAY_KEY],
+    ["Price", 7.3],
+    ["MinTopUp", 1],
+    ["TopupGroupRatio", { default: 1, vip: 1, svip: 1 }],
+    ["DisplayInCurrencyEnabled", true],
+    ["CustomCallbackAddress", ""],
+    ["EpayKey", EPAY_KEY],
   ];
   /** Each test starts from the configured gateway with the default prices; tests change what they need. */
   const withOptions = async (options: [string, unknown][], work: () => Promise<void>) => {
@@ -65,11 +69,23 @@ describe.each(DIALECTS)("wallet and online payment on %s", (dialect) => {
 
   describe("GET /api/status: the wallet's fields", () => {
     test("top_up_link, min_topup, price, usd_exchange_rate and pay_methods follow the options", async () => {
-      await withOptions([["TopUpLink", "https://shop.example/codes"], ["MinTopUp", 5], ["Price", 6.5]], async () => {
-        const { data } = (await s.client().get("/api/status")).body;
-        expect(data).toMatchObject({ top_up_link: "https://shop.example/codes", min_topup: 5, price: 6.5, usd_exchange_rate: 7.3 });
-        expect(data.pay_methods.map((m: any) => m.type)).toEqual(["alipay", "wxpay"]);
-      });
+      await withOptions(
+        [
+          ["TopUpLink", "https://shop.example/codes"],
+          ["MinTopUp", 5],
+          ["Price", 6.5],
+        ],
+        async () => {
+          const { data } = (await s.client().get("/api/status")).body;
+          expect(data).toMatchObject({
+            top_up_link: "https://shop.example/codes",
+            min_topup: 5,
+            price: 6.5,
+            usd_exchange_rate: 7.3,
+          });
+          expect(data.pay_methods.map((m: any) => m.type)).toEqual(["alipay", "wxpay"]);
+        },
+      );
       await setOption("TopUpLink", "");
     });
 
@@ -85,13 +101,19 @@ describe.each(DIALECTS)("wallet and online payment on %s", (dialect) => {
     test("amount × Price × TopupGroupRatio[group], two decimals, message 'success'", async () => {
       const user = await s.newUser();
       expect((await amount(user, 10)).body).toEqual({ success: true, message: "success", data: "73.00" });
-      await withOptions([["Price", 6.99], ["TopupGroupRatio", { default: 0.5, vip: 0.8 }]], async () => {
-        expect((await amount(user, 3)).body.data).toBe("10.49");
-        await setUserFields(s.ctx, user.userId!, { group: "vip" });
-        expect((await amount(user, 3)).body.data).toBe("16.78");
-        await setUserFields(s.ctx, user.userId!, { group: "no-ratio-group" });
-        expect((await amount(user, 3)).body.data).toBe("20.97");
-      });
+      await withOptions(
+        [
+          ["Price", 6.99],
+          ["TopupGroupRatio", { default: 0.5, vip: 0.8 }],
+        ],
+        async () => {
+          expect((await amount(user, 3)).body.data).toBe("10.49");
+          await setUserFields(s.ctx, user.userId!, { group: "vip" });
+          expect((await amount(user, 3)).body.data).toBe("16.78");
+          await setUserFields(s.ctx, user.userId!, { group: "no-ratio-group" });
+          expect((await amount(user, 3)).body.data).toBe("20.97");
+        },
+      );
     });
 
     test("when quota is shown as tokens, the amount is in quota units (500000 = one dollar)", async () => {
@@ -240,7 +262,10 @@ describe.each(DIALECTS)("wallet and online payment on %s", (dialect) => {
     test.each([
       ["signed with another key (forged)", (e: FakeEpay, no: string) => e.forged(no)],
       ["signed for one cent less than the order (under-paid)", (e: FakeEpay, no: string) => e.underpaid(no)],
-      ["with the money raised after signing (tampered)", (e: FakeEpay, no: string) => e.send({ ...e.noticeFor(no), money: "9999.00" })],
+      [
+        "with the money raised after signing (tampered)",
+        (e: FakeEpay, no: string) => e.send({ ...e.noticeFor(no), money: "9999.00" }),
+      ],
       ["with the signature removed", (e: FakeEpay, no: string) => e.send({ ...e.noticeFor(no), sign: "" })],
       ["for another merchant id", (e: FakeEpay, no: string) => e.send(e.noticeFor(no, { pid: "9999" }))],
     ])("a notice %s answers 'fail' and changes nothing; the order can still be paid", async (_label, send) => {
@@ -279,9 +304,15 @@ describe.each(DIALECTS)("wallet and online payment on %s", (dialect) => {
     test("the credit follows the order, not the options at notice time", async () => {
       const { user, tradeNo } = await orderFor(6);
       const before = (await userRow(s.ctx, user.userId!)).quota;
-      await withOptions([["Price", 1], ["DisplayInCurrencyEnabled", false]], async () => {
-        expect((await epay.pay(tradeNo)).text).toBe("success");
-      });
+      await withOptions(
+        [
+          ["Price", 1],
+          ["DisplayInCurrencyEnabled", false],
+        ],
+        async () => {
+          expect((await epay.pay(tradeNo)).text).toBe("success");
+        },
+      );
       expect((await userRow(s.ctx, user.userId!)).quota).toBe(before + 3_000_000);
     });
   });

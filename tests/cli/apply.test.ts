@@ -36,7 +36,10 @@ redemptions:
   - { name: launch, quota: 500000, count: 3 }
 `;
 
-type Plan = { dry_run: boolean; steps: { kind: string; name: string; action: string; changes: { field: string; from?: unknown; to?: unknown }[] }[] };
+type Plan = {
+  dry_run: boolean;
+  steps: { kind: string; name: string; action: string; changes: { field: string; from?: unknown; to?: unknown }[] }[];
+};
 
 /** Every row the CLI could write, change stamps included: equal snapshots mean nothing was written. */
 function snapshot(db: CliDatabase): string {
@@ -81,12 +84,25 @@ describe("tollgate apply", () => {
       "token:dave/ci": "create",
       "redemption:launch": "create",
     });
-    expect(await db.json(["user", "show", "alice"])).toMatchObject({ role: 10, group: "vip", quota: 5000000, email: "alice@example.com" });
+    expect(await db.json(["user", "show", "alice"])).toMatchObject({
+      role: 10,
+      group: "vip",
+      quota: 5000000,
+      email: "alice@example.com",
+    });
     expect(await db.json(["user", "show", "dave"])).toMatchObject({ status: 2, remark: "no password given" });
-    expect(await db.json(["channel", "show", "openai-main", "--with-key"])).toMatchObject({ key: "sk-upstream-secret", priority: 10, group: "default,vip", model_mapping: '{"gpt-4":"gpt-4o"}' });
+    expect(await db.json(["channel", "show", "openai-main", "--with-key"])).toMatchObject({
+      key: "sk-upstream-secret",
+      priority: 10,
+      group: "default,vip",
+      model_mapping: '{"gpt-4":"gpt-4o"}',
+    });
     expect(await db.json(["channel", "show", "claude"])).toMatchObject({ type: 14, status: 2 });
     expect((await db.run(["token", "reveal", "laptop", "--user", "alice"])).stdout.trim()).toBe(TOKEN_KEY);
-    expect(await db.json(["token", "show", "ci", "--user", "dave"])).toMatchObject({ status: 2, unlimited_quota: true });
+    expect(await db.json(["token", "show", "ci", "--user", "dave"])).toMatchObject({
+      status: 2,
+      unlimited_quota: true,
+    });
     expect((await db.json(["redemption", "list", "--keyword", "launch"])).total).toBe(3);
     expect((await db.run(["option", "get", "SystemName"])).stdout).toBe("Declared Gateway\n");
   });
@@ -96,7 +112,9 @@ describe("tollgate apply", () => {
     const plan: Plan = await db.json(["apply", "-f", file]);
     expect(new Set(plan.steps.map((s) => s.action))).toEqual(new Set(["unchanged"]));
     expect(snapshot(db)).toBe(before);
-    expect((await db.run(["apply", "-f", file])).stdout).toBe("plan: 0 to create, 0 to update, 12 unchanged\nnothing to change\n");
+    expect((await db.run(["apply", "-f", file])).stdout).toBe(
+      "plan: 0 to create, 0 to update, 12 unchanged\nnothing to change\n",
+    );
   });
 
   test("--dry-run prints the plan (create / update / unchanged) and writes nothing; secrets are named, never shown", async () => {
@@ -119,7 +137,8 @@ describe("tollgate apply", () => {
     expect(result.stdout).toMatch(/^update +redemption +launch +count: 3 → 5$/m);
     expect(result.stdout).toMatch(/^create +redemption +spring/m);
     expect(result.stdout).toEndWith("plan: 1 to create, 5 to update, 7 unchanged\n");
-    for (const secret of ["sk-rotated", "alice-pass-2", "epay-rotated", NEW_TOKEN_KEY, "epay-secret-value"]) expect(result.stdout).not.toContain(secret);
+    for (const secret of ["sk-rotated", "alice-pass-2", "epay-rotated", NEW_TOKEN_KEY, "epay-secret-value"])
+      expect(result.stdout).not.toContain(secret);
     const json: Plan = await db.json(["apply", "-f", path, "--dry-run"]);
     expect(JSON.stringify(json)).not.toContain("rotated");
     expect(json.dry_run).toBe(true);
@@ -131,11 +150,15 @@ describe("tollgate apply", () => {
     expect((await db.json(["channel", "show", "openai-main", "--with-key"])).key).toBe("sk-rotated-secret");
     expect((await db.run(["token", "reveal", "laptop", "--user", "alice"])).stdout.trim()).toBe(NEW_TOKEN_KEY);
     const sqlite = new Database(db.env.SQLITE_PATH!, { readonly: true });
-    const { password } = sqlite.query("SELECT password FROM users WHERE username = 'alice'").get() as { password: string };
+    const { password } = sqlite.query("SELECT password FROM users WHERE username = 'alice'").get() as {
+      password: string;
+    };
     sqlite.close();
     expect(await Bun.password.verify("alice-pass-2", password)).toBe(true);
     expect((await db.json(["redemption", "list", "--keyword", "launch"])).total).toBe(5);
-    expect(new Set((await db.json<Plan>(["apply", "-f", path])).steps.map((s) => s.action))).toEqual(new Set(["unchanged"]));
+    expect(new Set((await db.json<Plan>(["apply", "-f", path])).steps.map((s) => s.action))).toEqual(
+      new Set(["unchanged"]),
+    );
   });
 
   test("a channel the server disabled automatically still counts as enabled", async () => {
@@ -167,14 +190,34 @@ describe("tollgate apply refuses a bad file with one line, before writing anythi
     ["unknown section", "widgets: []\n", 'BAD: unknown section "widgets"'],
     ["unknown field", "channels:\n  - { name: x, prioity: 1 }\n", 'channels "x": unknown field "prioity"'],
     ["repeated name", "users:\n  - { username: bob }\n  - { username: bob }\n", 'users "bob" appears twice'],
-    ["invalid YAML, with where", "channels:\n  - { name: [1, }\n", "BAD: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 17:"],
-    ["invalid value, with where", "channels:\n  - { name: x, type: 999, key: k, models: a, groups: default }\n", 'channels "x": type must be a known channel type'],
+    [
+      "invalid YAML, with where",
+      "channels:\n  - { name: [1, }\n",
+      "BAD: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 4, column 17:",
+    ],
+    [
+      "invalid value, with where",
+      "channels:\n  - { name: x, type: 999, key: k, models: a, groups: default }\n",
+      'channels "x": type must be a known channel type',
+    ],
     ["missing required fields", "channels:\n  - { name: x, type: 1 }\n", 'channels "x": key is required'],
     ["a root user", "users:\n  - { username: boss, role: root }\n", 'users "boss": apply cannot create a root user'],
-    ["a token of nobody", "tokens:\n  - { user: ghost, name: t }\n", 'tokens: user "ghost" does not exist and is not in the file\'s users'],
+    [
+      "a token of nobody",
+      "tokens:\n  - { user: ghost, name: t }\n",
+      'tokens: user "ghost" does not exist and is not in the file\'s users',
+    ],
     ["an unknown option", "options:\n  Nope: 1\n", 'options: unknown option "Nope"'],
-    ["a bad option value", "options:\n  QuotaForNewUser: lots\n", "options.QuotaForNewUser: QuotaForNewUser must be a number"],
-    ["options that break a rule between options", "options:\n  ServerAddress: ''\n", "options.ServerAddress: clear the payment settings (PayAddress, EpayId, EpayKey) before removing the server address"],
+    [
+      "a bad option value",
+      "options:\n  QuotaForNewUser: lots\n",
+      "options.QuotaForNewUser: QuotaForNewUser must be a number",
+    ],
+    [
+      "options that break a rule between options",
+      "options:\n  ServerAddress: ''\n",
+      "options.ServerAddress: clear the payment settings (PayAddress, EpayId, EpayKey) before removing the server address",
+    ],
   ];
   for (const [what, text, message] of cases) {
     test(what, async () => {
@@ -195,10 +238,12 @@ describe("tollgate export", () => {
   test("writes the state in apply's format; secrets only with --with-secrets", async () => {
     const plain = (await db.run(["export"])).stdout;
     expect(plain).toContain("name: openai-main");
-    for (const secret of ["sk-rotated-secret", "claude-secret", NEW_TOKEN_KEY, "epay-rotated-value", "EpayKey"]) expect(plain).not.toContain(secret);
+    for (const secret of ["sk-rotated-secret", "claude-secret", NEW_TOKEN_KEY, "epay-rotated-value", "EpayKey"])
+      expect(plain).not.toContain(secret);
     expect(plain).not.toMatch(/^ *(password|key):/m);
     const secrets = (await db.run(["export", "--with-secrets"])).stdout;
-    for (const secret of ["sk-rotated-secret", "claude-secret", NEW_TOKEN_KEY, "epay-rotated-value"]) expect(secrets).toContain(secret);
+    for (const secret of ["sk-rotated-secret", "claude-secret", NEW_TOKEN_KEY, "epay-rotated-value"])
+      expect(secrets).toContain(secret);
     expect(secrets).not.toMatch(/^ *password:/m);
   });
 
@@ -221,7 +266,9 @@ describe("tollgate export", () => {
         expect((await fresh.run(["export"])).stdout).toBe((await db.run(["export"])).stdout);
         expect((await fresh.run(["token", "reveal", "laptop", "--user", "alice"])).stdout.trim()).toBe(NEW_TOKEN_KEY);
         expect((await fresh.json(["channel", "show", "claude", "--with-key"])).key).toBe("claude-secret");
-        expect(new Set((await fresh.json<Plan>(["apply", "-f", dump])).steps.map((s) => s.action))).toEqual(new Set(["unchanged"]));
+        expect(new Set((await fresh.json<Plan>(["apply", "-f", dump])).steps.map((s) => s.action))).toEqual(
+          new Set(["unchanged"]),
+        );
       } finally {
         fresh.drop();
       }

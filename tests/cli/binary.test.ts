@@ -12,14 +12,20 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
   let server: Subprocess;
   let url: string;
   beforeAll(async () => {
-    if (!existsSync(BINARY)) throw new Error("dist/tollgate is missing: `bun run test` builds it first (bun run build)");
+    if (!existsSync(BINARY))
+      throw new Error("dist/tollgate is missing: `bun run test` builds it first (bun run build)");
     dir = mkdtempSync(join(tmpdir(), "tollgate-bin-"));
     const port = 20000 + Math.floor(Math.random() * 20000);
     url = `http://127.0.0.1:${port}`;
     server = spawn({
       cmd: [BINARY, "serve"],
       cwd: dir,
-      env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", INITIAL_ROOT_PASSWORD: "root-pass-1234" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        INITIAL_ROOT_PASSWORD: "root-pass-1234",
+      },
       stdout: "ignore",
       stderr: "inherit",
     });

@@ -18,24 +18,69 @@ afterAll(async () => {
 const refused = (args: string[], message: string, code = 1) => expectRefusal(db, args, message, code);
 
 const add = (name: string, ...more: string[]) =>
-  db.json(["channel", "add", "--type", "openai", "--name", name, "--key", "sk-upstream", "--base-url", fake.url, "--models", "gpt-4o,fake-error-401", "--groups", "default", ...more]);
+  db.json([
+    "channel",
+    "add",
+    "--type",
+    "openai",
+    "--name",
+    name,
+    "--key",
+    "sk-upstream",
+    "--base-url",
+    fake.url,
+    "--models",
+    "gpt-4o,fake-error-401",
+    "--groups",
+    "default",
+    ...more,
+  ]);
 
 describe("tollgate channel add / list / show", () => {
   test("add creates a channel from flags; the type may be a name; the key is not shown", async () => {
     const created = await add("main", "--priority", "5", "--test-model", "gpt-4o");
-    expect(created).toMatchObject({ id: 1, name: "main", type: 1, priority: 5, models: "gpt-4o,fake-error-401", group: "default" });
+    expect(created).toMatchObject({
+      id: 1,
+      name: "main",
+      type: 1,
+      priority: 5,
+      models: "gpt-4o,fake-error-401",
+      group: "default",
+    });
     expect(created.key).toBeUndefined();
     expect((await add("broken", "--test-model", "fake-error-401")).id).toBe(2);
   });
 
   test("add --batch makes one channel per key line from stdin", async () => {
-    const result = await db.run(["channel", "add", "--type", "14", "--name", "claude", "--key-stdin", "--models", "claude-3", "--groups", "default", "--batch"], "k1\nk2\n");
+    const result = await db.run(
+      [
+        "channel",
+        "add",
+        "--type",
+        "14",
+        "--name",
+        "claude",
+        "--key-stdin",
+        "--models",
+        "claude-3",
+        "--groups",
+        "default",
+        "--batch",
+      ],
+      "k1\nk2\n",
+    );
     expect(result.stdout).toBe("created channel claude #1 (id 3)\ncreated channel claude #2 (id 4)\n");
   });
 
   test("add refuses an unknown type, a missing field and a bad option value", async () => {
-    await refused(["channel", "add", "--type", "nope", "--name", "x", "--key", "k", "--models", "a", "--groups", "default"], 'unknown channel type "nope": give its number or a name such as OpenAI or Anthropic');
-    await refused(["channel", "add", "--type", "1", "--name", "x", "--key", "k", "--models", "a"], "groups are required");
+    await refused(
+      ["channel", "add", "--type", "nope", "--name", "x", "--key", "k", "--models", "a", "--groups", "default"],
+      'unknown channel type "nope": give its number or a name such as OpenAI or Anthropic',
+    );
+    await refused(
+      ["channel", "add", "--type", "1", "--name", "x", "--key", "k", "--models", "a"],
+      "groups are required",
+    );
     expect((await db.run(["channel", "add", "--priority", "high"])).code).toBe(2);
   });
 

@@ -18,7 +18,8 @@ async function within(ms: number, check: () => Promise<boolean>): Promise<number
 
 let db: CliDatabase;
 let url = "";
-const systemName = async () => ((await (await fetch(`${url}/api/status`)).json()) as { data: { system_name: string } }).data.system_name;
+const systemName = async () =>
+  ((await (await fetch(`${url}/api/status`)).json()) as { data: { system_name: string } }).data.system_name;
 let fake: FakeUpstream;
 let server: Bun.Subprocess;
 
@@ -54,7 +55,22 @@ describe("a change made by the CLI reaches a running server within a second, wit
 
   test("a channel disabled by the CLI stops serving in the relay", async () => {
     await db.run(["option", "set", "ModelRatio", '{"live-model": 1}']);
-    await db.run(["channel", "add", "--type", "1", "--name", "live", "--key", "sk-x", "--base-url", fake.url, "--models", "live-model", "--groups", "default"]);
+    await db.run([
+      "channel",
+      "add",
+      "--type",
+      "1",
+      "--name",
+      "live",
+      "--key",
+      "sk-x",
+      "--base-url",
+      fake.url,
+      "--models",
+      "live-model",
+      "--groups",
+      "default",
+    ]);
     const key = (await db.run(["token", "add", "--user", "root", "--name", "live", "--unlimited"])).stdout.trim();
     const call = () =>
       fetch(`${url}/v1/chat/completions`, {

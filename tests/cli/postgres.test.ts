@@ -14,7 +14,9 @@ describe("the CLI on PostgreSQL (SQL_DSN)", () => {
   const SESSION_SECRET = "the-secret-key-every-instance-shares-0123";
   beforeAll(async () => {
     database = await createTestDatabase("postgres");
-    const ctx = await openServiceContext(loadConfig({ SQL_DSN: database.dsn, INITIAL_ROOT_PASSWORD: ROOT_PASSWORD, SESSION_SECRET }));
+    const ctx = await openServiceContext(
+      loadConfig({ SQL_DSN: database.dsn, INITIAL_ROOT_PASSWORD: ROOT_PASSWORD, SESSION_SECRET }),
+    );
     await bootstrapRoot(ctx);
     await ctx.close();
   });

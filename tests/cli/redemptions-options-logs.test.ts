@@ -68,7 +68,13 @@ describe("tollgate log", () => {
 
   test("bad filters are refused", async () => {
     await refused(["log", "list", "--type", "bogus"], "type must be one of 0, 1, 2, 3, 4, 5, 6 (0 = all)");
-    await refused(["log", "list", "--from", "2026-02-01", "--to", "2026-01-01"], "start_timestamp must not be after end_timestamp");
-    await refused(["log", "stat", "--from", "someday"], '--from must be "never", unix seconds or a date such as 2026-12-31');
+    await refused(
+      ["log", "list", "--from", "2026-02-01", "--to", "2026-01-01"],
+      "start_timestamp must not be after end_timestamp",
+    );
+    await refused(
+      ["log", "stat", "--from", "someday"],
+      '--from must be "never", unix seconds or a date such as 2026-12-31',
+    );
   });
 });

@@ -33,14 +33,27 @@ describe("tollgate secrets move-key", () => {
 
     const without = await db.run(["user", "list", "--json"]);
     expect(without.code).toBe(1);
-    expect(without.stderr).toStartWith("error: cannot decrypt channel keys: the secret key differs from the one that encrypted them: there is no key file at");
+    expect(without.stderr).toStartWith(
+      "error: cannot decrypt channel keys: the secret key differs from the one that encrypted them: there is no key file at",
+    );
     expect(existsSync(beside)).toBe(false);
     expect((await runCli(["user", "list", "--json"], { ...db.env, SECRET_KEY_FILE: target }, db.dir)).code).toBe(0);
   });
 
   test("refuses when there is no key file to move, or when the key is SESSION_SECRET", async () => {
-    await expectRefusal(db, ["secrets", "move-key", "--to", join(elsewhere, "other")], `there is no secret key file at ${join(db.dir, "tollgate.key")}`);
-    const configured = await runCli(["secrets", "move-key", "--to", join(elsewhere, "other")], { ...db.env, SESSION_SECRET: "x".repeat(40) }, db.dir);
-    expect(configured).toMatchObject({ code: 1, stderr: "error: the secret key is SESSION_SECRET here: there is no key file to move\n" });
+    await expectRefusal(
+      db,
+      ["secrets", "move-key", "--to", join(elsewhere, "other")],
+      `there is no secret key file at ${join(db.dir, "tollgate.key")}`,
+    );
+    const configured = await runCli(
+      ["secrets", "move-key", "--to", join(elsewhere, "other")],
+      { ...db.env, SESSION_SECRET: "x".repeat(40) },
+      db.dir,
+    );
+    expect(configured).toMatchObject({
+      code: 1,
+      stderr: "error: the secret key is SESSION_SECRET here: there is no key file to move\n",
+    });
   });
 });

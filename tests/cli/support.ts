@@ -33,12 +33,18 @@ export interface CliDatabase {
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !["INITIAL_ROOT_PASSWORD", "SQL_DSN", "SQLITE_PATH", "REDIS_CONN_STRING"].includes(key)) env[key] = value;
+    if (value !== undefined && !["INITIAL_ROOT_PASSWORD", "SQL_DSN", "SQLITE_PATH", "REDIS_CONN_STRING"].includes(key))
+      env[key] = value;
   }
   return env;
 }
 
-export async function runCli(args: string[], env: Record<string, string>, cwd: string, stdin?: string): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  stdin?: string,
+): Promise<CliResult> {
   const child = Bun.spawn({
     cmd: ["bun", join(ROOT_DIR, "src/main.ts"), ...args],
     cwd,
@@ -47,7 +53,11 @@ export async function runCli(args: string[], env: Record<string, string>, cwd: s
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -55,7 +65,9 @@ export async function runCli(args: string[], env: Record<string, string>, cwd: s
  * A fresh SQLite database in a temp dir; with `root`, the root account is created through the service layer
  * (INITIAL_ROOT_PASSWORD, as the server's start does), never through the CLI.
  */
-export async function cliDatabase(options: { root?: boolean; env?: Record<string, string> } = {}): Promise<CliDatabase> {
+export async function cliDatabase(
+  options: { root?: boolean; env?: Record<string, string> } = {},
+): Promise<CliDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "tollgate-cli-"));
   const env = { SQLITE_PATH: join(dir, "tollgate.db"), ...options.env };
   if (options.root ?? true) {
@@ -80,7 +92,8 @@ export async function cliDatabase(options: { root?: boolean; env?: Record<string
 /** One line on stderr starting "error:", and nothing else. */
 export function oneLineError(result: CliResult): string {
   const lines = result.stderr.trimEnd().split("\n");
-  if (lines.length !== 1 || !lines[0]!.startsWith("error: ")) throw new Error(`expected one error line, got: ${result.stderr}`);
+  if (lines.length !== 1 || !lines[0]!.startsWith("error: "))
+    throw new Error(`expected one error line, got: ${result.stderr}`);
   return lines[0]!;
 }
 

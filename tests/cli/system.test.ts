@@ -34,7 +34,9 @@ describe("every command has --help with an example", () => {
     expect(commands.length).toBeGreaterThan(45);
     for (const command of commands) {
       const help = helpOf(command);
-      const path = [command.parent?.name() === "tollgate" ? "" : command.parent?.name(), command.name()].filter(Boolean).join(" ");
+      const path = [command.parent?.name() === "tollgate" ? "" : command.parent?.name(), command.name()]
+        .filter(Boolean)
+        .join(" ");
       const examples = help.split(/\nExamples?:\n/)[1] ?? "";
       expect(examples, path).toContain(`tollgate ${path}`);
     }
@@ -62,7 +64,13 @@ describe("version, usage errors and exit codes", () => {
   });
 
   test("a usage error exits 2 with one line on stderr", async () => {
-    for (const args of [["bogus"], ["user", "list", "--page", "x"], ["user", "show"], ["token", "list"], ["user", "list", "--nope"]]) {
+    for (const args of [
+      ["bogus"],
+      ["user", "list", "--page", "x"],
+      ["user", "show"],
+      ["token", "list"],
+      ["user", "list", "--nope"],
+    ]) {
       const result = await db.run(args);
       expect(result.code, args.join(" ")).toBe(2);
       expect(oneLineError(result)).toStartWith("error: ");

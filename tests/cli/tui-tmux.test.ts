@@ -49,7 +49,14 @@ describe("tollgate tui in a real terminal (tmux, 80×24)", () => {
     db = await cliDatabase();
     const ctx = await openServiceContext(loadConfig(db.env));
     const root = await actingRoot(ctx);
-    const body = (name: string, priority: number) => ({ type: 1, name, key: `sk-${name}`, models: "gpt-4o", group: "default", priority });
+    const body = (name: string, priority: number) => ({
+      type: 1,
+      name,
+      key: `sk-${name}`,
+      models: "gpt-4o",
+      group: "default",
+      priority,
+    });
     await createChannels(ctx, root, body("tmux-first", 10));
     channelId = ((await createChannels(ctx, root, body("tmux-second", 5))) as { id: number }).id;
     await ctx.close();
@@ -84,8 +91,14 @@ describe("tollgate tui in a real terminal (tmux, 80×24)", () => {
     expect(screen.at(-1)).toContain("q quit");
 
     sendKeys("q");
-    await eventually(() => !sessionAlive(), () => `the session to end; the pane shows:\n${capture()}`);
-    await eventually(() => existsSync(rc), () => "the exit code file");
+    await eventually(
+      () => !sessionAlive(),
+      () => `the session to end; the pane shows:\n${capture()}`,
+    );
+    await eventually(
+      () => existsSync(rc),
+      () => "the exit code file",
+    );
     expect(readFileSync(rc, "utf8").trim()).toBe("0");
   }, 60_000);
 });

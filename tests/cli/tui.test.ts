@@ -45,12 +45,25 @@ let channels: ChannelView[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "tollgate-tui-"));
-  ctx = await openServiceContext(loadConfig({ SQLITE_PATH: join(dir, "tollgate.db"), INITIAL_ROOT_PASSWORD: "root-pass-1234" }));
+  ctx = await openServiceContext(
+    loadConfig({ SQLITE_PATH: join(dir, "tollgate.db"), INITIAL_ROOT_PASSWORD: "root-pass-1234" }),
+  );
   await bootstrapRoot(ctx);
   root = await actingRoot(ctx);
-  const body = (name: string, priority: number) => ({ type: 1, name, key: `sk-${name}`, models: "gpt-4o,gpt-4o-mini", group: "default", priority });
-  channels = [(await createChannels(ctx, root, body("alpha", 10))) as ChannelView, (await createChannels(ctx, root, body("beta", 5))) as ChannelView];
-  const user = async (username: string) => (await userRow(ctx, (await createUserAsAdmin(ctx, root, { username, password: "password-1234" })).id)) as UserRow;
+  const body = (name: string, priority: number) => ({
+    type: 1,
+    name,
+    key: `sk-${name}`,
+    models: "gpt-4o,gpt-4o-mini",
+    group: "default",
+    priority,
+  });
+  channels = [
+    (await createChannels(ctx, root, body("alpha", 10))) as ChannelView,
+    (await createChannels(ctx, root, body("beta", 5))) as ChannelView,
+  ];
+  const user = async (username: string) =>
+    (await userRow(ctx, (await createUserAsAdmin(ctx, root, { username, password: "password-1234" })).id)) as UserRow;
   admin = await user("admin1");
   await manageUser(ctx, root, { id: admin.id, action: "promote" });
   admin = (await userRow(ctx, admin.id)) as UserRow;
@@ -313,7 +326,8 @@ describe("tollgate tui: language", () => {
     expect(languageOf(undefined, { LANG: "en_US.UTF-8" })).toBe("en");
     expect(languageOf(undefined, { LC_ALL: "zh_CN.UTF-8", LANG: "en_US.UTF-8" })).toBe("zh");
     expect(languageOf(undefined, { LC_MESSAGES: "en_GB", LANG: "de_DE" })).toBe("en");
-    for (const env of [{}, { LANG: "C.UTF-8" }, { LANG: "POSIX" }, { LANG: "de_DE.UTF-8" }]) expect(languageOf(undefined, env)).toBe("zh");
+    for (const env of [{}, { LANG: "C.UTF-8" }, { LANG: "POSIX" }, { LANG: "de_DE.UTF-8" }])
+      expect(languageOf(undefined, env)).toBe("zh");
   });
 
   test("zh renders the screens in Chinese", async () => {

@@ -21,7 +21,10 @@ const refused = (args: string[], message: string, code = 1) => expectRefusal(db,
 
 describe("tollgate user add / list / show", () => {
   test("add creates an ordinary user with the password from stdin", async () => {
-    const result = await db.run(["user", "add", "alice", "--password-stdin", "--display-name", "Alice"], "alice-pass-1\n");
+    const result = await db.run(
+      ["user", "add", "alice", "--password-stdin", "--display-name", "Alice"],
+      "alice-pass-1\n",
+    );
     expect(result).toMatchObject({ code: 0, stdout: "created user alice (id 2)\n" });
     expect(await Bun.password.verify("alice-pass-1", passwordHash("alice"))).toBe(true);
     const bob = await db.json(["user", "add", "bob", "--password", "bob-pass-12"]);
@@ -29,15 +32,24 @@ describe("tollgate user add / list / show", () => {
   });
 
   test("add refuses a taken username, a short password, and no password at all (usage)", async () => {
-    await refused(["user", "add", "alice", "--password", "another-pass"], "username already exists or has been deleted");
+    await refused(
+      ["user", "add", "alice", "--password", "another-pass"],
+      "username already exists or has been deleted",
+    );
     await refused(["user", "add", "carol", "--password", "short"], "password must be 8 to 20 characters");
     await refused(["user", "add", "carol"], "give the password with --password or --password-stdin", 2);
   });
 
   test("add and edit refuse a name that looks like an existing one or holds an unseen character", async () => {
-    await refused(["user", "add", "ＡLICE", "--password", "another-pass"], "username is taken: it looks like an existing user's name");
+    await refused(
+      ["user", "add", "ＡLICE", "--password", "another-pass"],
+      "username is taken: it looks like an existing user's name",
+    );
     await refused(["user", "add", "eve\u200b", "--password", "another-pass"], UNSEEN);
-    await refused(["user", "edit", "bob", "--username", "A1ice"], "username is taken: it looks like an existing user's name");
+    await refused(
+      ["user", "edit", "bob", "--username", "A1ice"],
+      "username is taken: it looks like an existing user's name",
+    );
   });
 
   test("list --json answers the page; the human table is aligned and fits 80 columns", async () => {

@@ -31,10 +31,19 @@ async function extractFresh(): Promise<void> {
       rootDir: ROOT,
       sourceLocale: "en",
       locales: ["en", "zh"],
-      catalogs: [{ path: join(work, "locales/{locale}/messages"), include: [join(ROOT, "src/console"), join(ROOT, "src/cli/tui")] }],
+      catalogs: [
+        {
+          path: join(work, "locales/{locale}/messages"),
+          include: [join(ROOT, "src/console"), join(ROOT, "src/cli/tui")],
+        },
+      ],
     })};`,
   );
-  const proc = Bun.spawn(["bun", "--bun", "lingui", "extract", "--workers", "1", "--config", config], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["bun", "--bun", "lingui", "extract", "--workers", "1", "--config", config], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const code = await proc.exited;
   if (code !== 0) throw new Error(`lingui extract failed: ${await new Response(proc.stderr).text()}`);
 }

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { upsertRow, mapsFromRows, parseMaps, rowsFromMaps } from "../../src/console/pages/setting/operation/prices/price-rows";
+import {
+  upsertRow,
+  mapsFromRows,
+  parseMaps,
+  rowsFromMaps,
+} from "../../src/console/pages/setting/operation/prices/price-rows";
 import type { FieldSpec } from "../../src/console/pages/setting/options/field-spec";
 import { prepareChanges } from "../../src/console/pages/setting/options/prepare";
 
@@ -10,7 +15,13 @@ const fields: FieldSpec[] = [
   { key: "MinTopUp", kind: "number", min: 1, label: "Smallest top-up" },
   { key: "RegisterEnabled", kind: "switch", label: "Register" },
 ];
-const loaded = { ServerAddress: "https://a.example", SMTPToken: "", GroupRatio: '{"default":1}', MinTopUp: "1", RegisterEnabled: "true" };
+const loaded = {
+  ServerAddress: "https://a.example",
+  SMTPToken: "",
+  GroupRatio: '{"default":1}',
+  MinTopUp: "1",
+  RegisterEnabled: "true",
+};
 
 describe("settings forms send only changed keys", () => {
   test("nothing changed: no keys", () => {
@@ -18,18 +29,39 @@ describe("settings forms send only changed keys", () => {
   });
 
   test("trailing slashes are stripped from addresses before comparing", () => {
-    expect(prepareChanges(fields, loaded, { ...loaded, ServerAddress: "https://a.example//" })).toEqual({ ok: true, changes: {} });
-    expect(prepareChanges(fields, loaded, { ...loaded, ServerAddress: "https://b.example/" })).toEqual({ ok: true, changes: { ServerAddress: "https://b.example" } });
+    expect(prepareChanges(fields, loaded, { ...loaded, ServerAddress: "https://a.example//" })).toEqual({
+      ok: true,
+      changes: {},
+    });
+    expect(prepareChanges(fields, loaded, { ...loaded, ServerAddress: "https://b.example/" })).toEqual({
+      ok: true,
+      changes: { ServerAddress: "https://b.example" },
+    });
   });
 
   test("secrets are sent only when typed", () => {
-    expect(prepareChanges(fields, loaded, { ...loaded, SMTPToken: "s3cret" })).toEqual({ ok: true, changes: { SMTPToken: "s3cret" } });
+    expect(prepareChanges(fields, loaded, { ...loaded, SMTPToken: "s3cret" })).toEqual({
+      ok: true,
+      changes: { SMTPToken: "s3cret" },
+    });
   });
 
   test("JSON fields must be valid JSON; numbers must reach their minimum", () => {
-    expect(prepareChanges(fields, loaded, { ...loaded, GroupRatio: "{x" })).toEqual({ ok: false, problem: "invalid-json", label: "Group ratios" });
-    expect(prepareChanges(fields, loaded, { ...loaded, MinTopUp: "0" })).toEqual({ ok: false, problem: "invalid-number", label: "Smallest top-up" });
-    expect(prepareChanges(fields, loaded, { ...loaded, MinTopUp: "" })).toEqual({ ok: false, problem: "invalid-number", label: "Smallest top-up" });
+    expect(prepareChanges(fields, loaded, { ...loaded, GroupRatio: "{x" })).toEqual({
+      ok: false,
+      problem: "invalid-json",
+      label: "Group ratios",
+    });
+    expect(prepareChanges(fields, loaded, { ...loaded, MinTopUp: "0" })).toEqual({
+      ok: false,
+      problem: "invalid-number",
+      label: "Smallest top-up",
+    });
+    expect(prepareChanges(fields, loaded, { ...loaded, MinTopUp: "" })).toEqual({
+      ok: false,
+      problem: "invalid-number",
+      label: "Smallest top-up",
+    });
   });
 });
 
@@ -38,7 +70,10 @@ describe("the visual price editor", () => {
 
   test("rows and maps convert both ways", () => {
     const rows = rowsFromMaps(maps);
-    expect(rows).toEqual([{ name: "gpt-x", price: undefined, ratio: 2.5, completionRatio: 3 }, { name: "img-1", price: 0.04, ratio: undefined, completionRatio: undefined }]);
+    expect(rows).toEqual([
+      { name: "gpt-x", price: undefined, ratio: 2.5, completionRatio: 3 },
+      { name: "img-1", price: 0.04, ratio: undefined, completionRatio: undefined },
+    ]);
     expect(mapsFromRows(rows)).toEqual(maps);
   });
 
@@ -55,7 +90,10 @@ describe("the visual price editor", () => {
     const next = upsertRow(rows, { name: "gpt-x", price: "0.5", ratio: "9", completionRatio: "9" }, "gpt-x");
     expect(next).toContainEqual({ name: "gpt-x", price: 0.5 });
     // The ratio fields are disabled once a price is typed, so what they hold cannot block the row.
-    expect(upsertRow(rows, { name: "m", price: "1", ratio: "-1", completionRatio: "" })).toContainEqual({ name: "m", price: 1 });
+    expect(upsertRow(rows, { name: "m", price: "1", ratio: "-1", completionRatio: "" })).toContainEqual({
+      name: "m",
+      price: 1,
+    });
   });
 
   test("maps that are not objects of numbers are not editable visually", () => {

@@ -28,12 +28,33 @@ describe("user list requests", () => {
 });
 
 describe("side menu visibility", () => {
-  const ids = (role: number, switches: Parameters<typeof visibleMenu>[1]) => visibleMenu(role, switches).map((i) => i.id);
+  const ids = (role: number, switches: Parameters<typeof visibleMenu>[1]) =>
+    visibleMenu(role, switches).map((i) => i.id);
   test("admin items need role >= 10", () => {
     expect(ids(1, {})).toEqual(["playground", "chat", "token", "topup", "log", "setting"]);
-    expect(ids(10, {})).toEqual(["playground", "channel", "chat", "token", "redemption", "topup", "user", "log", "setting"]);
+    expect(ids(10, {})).toEqual([
+      "playground",
+      "channel",
+      "chat",
+      "token",
+      "redemption",
+      "topup",
+      "user",
+      "log",
+      "setting",
+    ]);
   });
   test("dashboard, drawing and tasks only when enabled", () => {
-    expect(ids(1, { enable_data_export: true, enable_drawing: true, enable_task: true })).toEqual(["playground", "chat", "token", "detail", "topup", "log", "midjourney", "task", "setting"]);
+    expect(ids(1, { enable_data_export: true, enable_drawing: true, enable_task: true })).toEqual([
+      "playground",
+      "chat",
+      "token",
+      "detail",
+      "topup",
+      "log",
+      "midjourney",
+      "task",
+      "setting",
+    ]);
   });
 });

@@ -7,7 +7,22 @@ import { addUserQuota, findUserById, insertUser, moveAffQuotaToQuota, pageUsers 
 import { DIALECTS } from "../support/databases";
 import { useMigratedDatabase } from "../support/migrated-database";
 
-const TABLES = ["abilities", "channels", "internals", "logs", "midjourneys", "options", "quota_data", "redemptions", "sessions", "setups", "tasks", "tokens", "top_ups", "users"];
+const TABLES = [
+  "abilities",
+  "channels",
+  "internals",
+  "logs",
+  "midjourneys",
+  "options",
+  "quota_data",
+  "redemptions",
+  "sessions",
+  "setups",
+  "tasks",
+  "tokens",
+  "top_ups",
+  "users",
+];
 
 const newUser = (name: string, extra: Record<string, unknown> = {}) => ({
   username: name,

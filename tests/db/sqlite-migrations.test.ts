@@ -21,7 +21,9 @@ const ALL = Object.keys(migrations("sqlite")).sort();
 async function schemaOf(db: Db) {
   const objects = await sql<{ type: string; name: string; tbl_name: string; sql: string | null }>`
     select type, name, tbl_name, sql from sqlite_master order by type, name`.execute(db.k);
-  const executed = await sql<{ name: string }>`select name from kysely_migration order by timestamp, name`.execute(db.k);
+  const executed = await sql<{ name: string }>`select name from kysely_migration order by timestamp, name`.execute(
+    db.k,
+  );
   const lock = await sql`select id, is_locked from kysely_migration_lock`.execute(db.k);
   return { objects: objects.rows, executed: executed.rows.map((r) => r.name), lock: lock.rows };
 }
@@ -30,7 +32,8 @@ describe("SQLite migrations without Kysely's Migrator", () => {
   test("the recorded SQL of the released migrations is what the migrations issue", async () => {
     const recorded = new Map(await recordSqliteMigrations());
     expect(SQLITE_RELEASED.length).toBeGreaterThan(0);
-    for (const [name, statements] of SQLITE_RELEASED) expect([name, recorded.get(name)]).toEqual([name, [...statements]]);
+    for (const [name, statements] of SQLITE_RELEASED)
+      expect([name, recorded.get(name)]).toEqual([name, [...statements]]);
   });
 
   test("a fresh database gets the same schema and bookkeeping as through the Migrator; a second run applies nothing", async () => {
@@ -71,7 +74,9 @@ describe("SQLite migrations without Kysely's Migrator", () => {
   test("an inconsistent migration table is still refused", async () => {
     const db = open();
     await migrate(db);
-    await sql`insert into kysely_migration (name, timestamp) values ('999-unknown', ${new Date().toISOString()})`.execute(db.k);
+    await sql`insert into kysely_migration (name, timestamp) values ('999-unknown', ${new Date().toISOString()})`.execute(
+      db.k,
+    );
     await expect(migrate(db)).rejects.toThrow(/corrupted migrations/);
     await db.close();
   });

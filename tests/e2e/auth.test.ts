@@ -7,7 +7,11 @@ describe("registration", () => {
   test("a new user registers, the invite code of ?aff= is kept locally and sent as aff_code, then signs in", async () => {
     const inviter = ui.session.api();
     const inviterName = uniqueName("inv");
-    await inviter.post("/api/user/register", { username: inviterName, password: "password123", password2: "password123" });
+    await inviter.post("/api/user/register", {
+      username: inviterName,
+      password: "password123",
+      password2: "password123",
+    });
     await inviter.login(inviterName, "password123");
     const code = (await inviter.get("/api/user/aff")).body.data as string;
 
@@ -20,7 +24,12 @@ describe("registration", () => {
     await page.fill("input[name=password2]", "password123");
     const sent = page.waitForRequest("**/api/user/register*");
     await page.click("[data-testid=register-form] button[type=submit]");
-    expect((await sent).postDataJSON()).toMatchObject({ username, password: "password123", password2: "password123", aff_code: code });
+    expect((await sent).postDataJSON()).toMatchObject({
+      username,
+      password: "password123",
+      password2: "password123",
+      aff_code: code,
+    });
     expect(await toastText(page, "success")).toBe("Registered, please sign in");
     await page.waitForURL("**/login");
     await signIn(page, username, "password123");
@@ -90,7 +99,8 @@ describe("sign-in", () => {
     expect(await page.getByTestId("turnstile").count()).toBe(1);
     await submitLogin(page, "root", ROOT_PASSWORD);
     expect(await toastText(page, "info")).toBe("请稍后几秒重试，Turnstile 正在检查用户环境");
-    for (const key of ["GitHubOAuthEnabled", "TurnstileCheckEnabled"]) await ui.session.root.put("/api/option/", { key, value: "false" });
+    for (const key of ["GitHubOAuthEnabled", "TurnstileCheckEnabled"])
+      await ui.session.root.put("/api/option/", { key, value: "false" });
   });
 
   test("signing out asks POST /api/user/logout, which ends the session, and clears the local user record", async () => {
@@ -98,12 +108,17 @@ describe("sign-in", () => {
     await signIn(page, "root", ROOT_PASSWORD);
     const session = (await page.context().cookies()).find((cookie) => cookie.name === "session")!.value;
     const userId = String(await page.evaluate(() => JSON.parse(localStorage.getItem("user")!).id));
-    const self = () => fetch(new URL("/api/user/self", page.url()), { headers: { cookie: `session=${session}`, "new-api-user": userId } });
+    const self = () =>
+      fetch(new URL("/api/user/self", page.url()), {
+        headers: { cookie: `session=${session}`, "new-api-user": userId },
+      });
     expect((await self()).status).toBe(200);
     // The menu opens on focus: a re-render of the page still loading could take it away before the click.
     await page.waitForLoadState("networkidle");
     await page.click("[data-testid=user-menu]");
-    const signedOut = page.waitForResponse((r) => r.url().endsWith("/api/user/logout") && r.request().method() === "POST");
+    const signedOut = page.waitForResponse(
+      (r) => r.url().endsWith("/api/user/logout") && r.request().method() === "POST",
+    );
     await page.click("[data-testid=logout]");
     expect((await (await signedOut).json()).success).toBe(true);
     await page.waitForURL("**/login");
@@ -126,7 +141,10 @@ describe("password reset screens", () => {
   test("/user/reset posts the email and token of its link to /api/user/reset and shows the new password", async () => {
     const page = await ui.session.page({ language: "en" });
     await page.route("**/api/user/reset", (route) =>
-      route.fulfill({ contentType: "application/json", body: JSON.stringify({ success: true, message: "", data: "n3w-Passw0rd" }) }),
+      route.fulfill({
+        contentType: "application/json",
+        body: JSON.stringify({ success: true, message: "", data: "n3w-Passw0rd" }),
+      }),
     );
     await page.goto("/user/reset?email=a%40example.com&token=tok123");
     const sent = page.waitForRequest("**/api/user/reset");
@@ -147,7 +165,11 @@ describe("first-run setup", () => {
       await page.fill("input[name=confirmPassword]", "first-root-pass");
       const sent = page.waitForRequest("**/api/setup");
       await page.click("[data-testid=setup-form] button[type=submit]");
-      expect((await sent).postDataJSON()).toEqual({ username: "root", password: "first-root-pass", confirmPassword: "first-root-pass" });
+      expect((await sent).postDataJSON()).toEqual({
+        username: "root",
+        password: "first-root-pass",
+        confirmPassword: "first-root-pass",
+      });
       await page.waitForURL("**/login");
       await signIn(page, "root", "first-root-pass");
     } finally {

@@ -13,7 +13,15 @@ afterAll(() => upstream.stop());
 
 /** A channel made through the API, sending to the fake upstream; answers its id. */
 async function channel(fields: Record<string, unknown> = {}): Promise<number> {
-  const body = { type: 1, name: uniqueName("ch"), key: "sk-fake", base_url: upstream.url, models: "gpt-4o-mini,gpt-4o", group: "default", ...fields };
+  const body = {
+    type: 1,
+    name: uniqueName("ch"),
+    key: "sk-fake",
+    base_url: upstream.url,
+    models: "gpt-4o-mini,gpt-4o",
+    group: "default",
+    ...fields,
+  };
   const reply = await ui.session.root.post("/api/channel/", body);
   expect(reply.body.success).toBe(true);
   return reply.body.data.id;
@@ -36,7 +44,10 @@ async function listed(keyword: string, id?: number): Promise<void> {
 
 const form = () => ui.page.getByTestId("channel-form");
 const submitForm = () => form().locator("button[type=submit]").click();
-const modelChips = () => form().locator("[data-testid=models] [data-model]").evaluateAll((chips) => chips.map((c) => c.getAttribute("data-model")));
+const modelChips = () =>
+  form()
+    .locator("[data-testid=models] [data-model]")
+    .evaluateAll((chips) => chips.map((c) => c.getAttribute("data-model")));
 
 describe("channel drawer", () => {
   test("add: required fields are refused, models are fetched from the upstream, custom names refuse duplicates, JSON is checked", async () => {
@@ -74,7 +85,13 @@ describe("channel drawer", () => {
     await submitForm();
     expect(await toastText(ui.page, "success")).toBe("Channel created");
     const found = (await ui.session.root.get(`/api/channel/search?keyword=${name}`)).body.data.items[0];
-    expect(found).toMatchObject({ name, models: "gpt-4o-mini,my-model", group: "default,vip", base_url: upstream.url, auto_ban: 1 });
+    expect(found).toMatchObject({
+      name,
+      models: "gpt-4o-mini,my-model",
+      group: "default,vip",
+      base_url: upstream.url,
+      auto_ban: 1,
+    });
     expect(JSON.parse(found.model_mapping)).toEqual({ "gpt-4o": "gpt-4o-2024-11-20" });
   });
 
@@ -99,7 +116,12 @@ describe("channel drawer", () => {
     const type = form().locator("select[name=type]");
     await type.selectOption("3");
     expect(await form().locator("input[name=other]").inputValue()).toBe("2025-04-01-preview");
-    expect(await form().locator("fieldset", { has: ui.page.locator("input[name=other]") }).locator("legend").textContent()).toBe("API version");
+    expect(
+      await form()
+        .locator("fieldset", { has: ui.page.locator("input[name=other]") })
+        .locator("legend")
+        .textContent(),
+    ).toBe("API version");
     await type.selectOption("41");
     expect(await form().locator("input[name=other]").inputValue()).toBe("us-central1");
     await type.selectOption("1");
@@ -221,14 +243,18 @@ describe("channel list", () => {
     const slow = await channel({ test_model: "fake-slow-1500ms" });
     await listed(String(failing), failing);
     await ui.page.click("[data-action=test-all]");
-    expect(await toastText(ui.page, "success")).toBe("Testing all channels in the background; refresh to see the results");
+    expect(await toastText(ui.page, "success")).toBe(
+      "Testing all channels in the background; refresh to see the results",
+    );
     await ui.page.click("[data-action=test-all]");
     expect(await toastText(ui.page, "error")).toBe("test already running");
     await storedUntil(failing, (c) => c.status === 3);
     await ui.page.click("[data-action=refresh]");
     const reason = row(failing).locator("[data-testid=disable-reason]");
     await reason.waitFor();
-    expect(await reason.getAttribute("data-tip")).toMatch(/^Reason: status code 401: .*; at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(await reason.getAttribute("data-tip")).toMatch(
+      /^Reason: status code 401: .*; at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/,
+    );
     await ui.session.root.put("/api/option/", { key: "AutomaticDisableChannelEnabled", value: "false" });
     await ui.session.root.put("/api/channel/", { id: slow, status: 2 });
   });
@@ -240,7 +266,9 @@ describe("channel list", () => {
     expect(await toastText(ui.page, "success")).toBe("Balance updated: $87.66");
     expect(await row(id).locator("[data-action=balance]").textContent()).toBe("$87.66");
     await ui.page.click("[data-action=update-balances]");
-    expect(await toastText(ui.page, "success")).toMatch(/^Balances: \d+ updated, 0 failed, \d+ not supported by their type$/);
+    expect(await toastText(ui.page, "success")).toMatch(
+      /^Balances: \d+ updated, 0 failed, \d+ not supported by their type$/,
+    );
 
     const disabled = await channel();
     await ui.session.root.put("/api/channel/", { id: disabled, status: 2 });
@@ -309,7 +337,9 @@ describe("channel list", () => {
     await ui.page.click("[data-testid=confirm]");
     expect(await toastText(ui.page, "success")).toBe("Updated 2 channels");
     expect(await stored(ids[0]!)).toMatchObject({ tag: `${prefix}x`, models: "gpt-4o" });
-    await ui.page.locator(`[data-testid=channels-table] tr[data-row="tag:${prefix}x"] [data-testid=toggle-tag]`).click();
+    await ui.page
+      .locator(`[data-testid=channels-table] tr[data-row="tag:${prefix}x"] [data-testid=toggle-tag]`)
+      .click();
     await row(ids[1]!).waitFor();
     await screenshot(ui.page, "channels-tag-mode", "en");
 
@@ -320,25 +350,41 @@ describe("channel list", () => {
     expect((await ui.session.root.get(`/api/channel/${ids[0]}`)).body.success).toBe(false);
   });
 
-  test("an ordinary user neither sees the channel screen nor may open it", () => expectAdminOnly(ui.session, "/channel", "channel"));
+  test("an ordinary user neither sees the channel screen nor may open it", () =>
+    expectAdminOnly(ui.session, "/channel", "channel"));
 });
 
 describe("channel screens in both languages", () => {
-  const screen = { name: "channels", path: "/channel", table: "channels-table", add: "add-channel", form: "channel-form", text: { zh: "添加渠道", en: "Add channel" } };
+  const screen = {
+    name: "channels",
+    path: "/channel",
+    table: "channels-table",
+    add: "add-channel",
+    form: "channel-form",
+    text: { zh: "添加渠道", en: "Add channel" },
+  };
   for (const language of ["zh", "en"] as const) {
-    test(`the list, the drawer and the phone layout read in ${language}`, async () => {
-      await channel({ name: "OpenAI main", group: "default,vip" });
-      await screenshotList(ui.session, language, screen, ROOT_PASSWORD);
-    }, 3 * SLOW_MS);
+    test(
+      `the list, the drawer and the phone layout read in ${language}`,
+      async () => {
+        await channel({ name: "OpenAI main", group: "default,vip" });
+        await screenshotList(ui.session, language, screen, ROOT_PASSWORD);
+      },
+      3 * SLOW_MS,
+    );
   }
 
-  test("the dark theme renders the channel list", async () => {
-    const page = await ui.session.page({ language: "zh" });
-    page.setDefaultTimeout(SLOW_MS);
-    await page.addInitScript(() => localStorage.setItem("theme", '"dark"'));
-    await signIn(page, "root", ROOT_PASSWORD);
-    await page.goto("/channel");
-    await page.getByTestId("channels-table").locator("tbody tr").first().waitFor();
-    await screenshot(page, "channels-dark", "zh");
-  }, 2 * SLOW_MS);
+  test(
+    "the dark theme renders the channel list",
+    async () => {
+      const page = await ui.session.page({ language: "zh" });
+      page.setDefaultTimeout(SLOW_MS);
+      await page.addInitScript(() => localStorage.setItem("theme", '"dark"'));
+      await signIn(page, "root", ROOT_PASSWORD);
+      await page.goto("/channel");
+      await page.getByTestId("channels-table").locator("tbody tr").first().waitFor();
+      await screenshot(page, "channels-dark", "zh");
+    },
+    2 * SLOW_MS,
+  );
 });

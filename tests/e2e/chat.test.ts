@@ -16,7 +16,9 @@ const setOption = (key: string, value: unknown) =>
 beforeAll(async () => {
   await setOption("ServerAddress", ADDRESS);
   user = await registeredUser(ui.session);
-  await user.post("/api/token/", { name: "disabled" }).then(async (r) => user.put("/api/token/?status_only=true", { id: r.body.data.ids[0], status: 2 }));
+  await user
+    .post("/api/token/", { name: "disabled" })
+    .then(async (r) => user.put("/api/token/?status_only=true", { id: r.body.data.ids[0], status: 2 }));
   key = (await user.post("/api/token/", { name: "chat" })).body.data.keys[0];
 });
 
@@ -27,7 +29,9 @@ beforeAll(async () => {
  */
 async function chatPage(path: string, language: "en" | "zh" = "en", who: ApiClient = user): Promise<Page> {
   const page = await ui.session.page();
-  await page.route(/^https:\/\/(chat|lobe|next)\.example\//, (route) => route.fulfill({ contentType: "text/html", body: "<h1>chat client</h1>" }));
+  await page.route(/^https:\/\/(chat|lobe|next)\.example\//, (route) =>
+    route.fulfill({ contentType: "text/html", body: "<h1>chat client</h1>" }),
+  );
   await signIn(page, who.username, "password123");
   await page.evaluate((chosen) => localStorage.setItem("language", JSON.stringify(chosen)), language);
   await page.goto(path);
@@ -43,21 +47,29 @@ describe("chat links", () => {
   test("/chat embeds the first chat client with the first enabled token's key and the server address", async () => {
     await setOption("Chats", [{ NextChat: NEXT_CHAT }, { Lobe: LOBE }]);
     const page = await chatPage("/chat");
-    expect(await frameSrc(page)).toBe(`https://chat.example/#/?settings={"key":"${key}","url":"${encodeURIComponent(ADDRESS)}"}`);
+    expect(await frameSrc(page)).toBe(
+      `https://chat.example/#/?settings={"key":"${key}","url":"${encodeURIComponent(ADDRESS)}"}`,
+    );
     await page.goto("/chat/1");
     expect(await frameSrc(page)).toBe(`https://lobe.example/?key=${key}&endpoint=${encodeURIComponent(ADDRESS)}`);
     await page.goto("/chat/7");
-    expect(await page.getByTestId("chat-problem").textContent()).toBe("Chat link configuration error, contact the administrator");
+    expect(await page.getByTestId("chat-problem").textContent()).toBe(
+      "Chat link configuration error, contact the administrator",
+    );
   });
 
   test("without chat clients: the ChatLink option is a ChatGPT Next Web address; with neither, the administrator is asked for", async () => {
     await setOption("Chats", []);
     await setOption("ChatLink", "https://next.example");
     const page = await chatPage("/chat");
-    expect(await frameSrc(page)).toBe(`https://next.example/#/?settings={"key":"${key}","url":"${encodeURIComponent(ADDRESS)}"}`);
+    expect(await frameSrc(page)).toBe(
+      `https://next.example/#/?settings={"key":"${key}","url":"${encodeURIComponent(ADDRESS)}"}`,
+    );
     await setOption("ChatLink", "");
     await page.reload();
-    expect(await page.getByTestId("chat-problem").textContent()).toBe("Contact the administrator to configure chat links");
+    expect(await page.getByTestId("chat-problem").textContent()).toBe(
+      "Contact the administrator to configure chat links",
+    );
   });
 
   test("/chat2link goes straight to the ChatLink client; without a link it says none is set", async () => {

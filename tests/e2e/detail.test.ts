@@ -5,7 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { ApiClient } from "../support/client";
-import { registeredUser, ROOT_PASSWORD, screenshot, signIn, startConsole, toastText, type ConsoleSession } from "./support/console";
+import {
+  registeredUser,
+  ROOT_PASSWORD,
+  screenshot,
+  signIn,
+  startConsole,
+  toastText,
+  type ConsoleSession,
+} from "./support/console";
 
 /** The hourly rollups are written every DataExportInterval minutes; the test writes them into the gateway's SQLite file. */
 const dir = mkdtempSync(join(tmpdir(), "tollgate-detail-"));
@@ -27,8 +35,9 @@ beforeAll(async () => {
   const db = new Database(SQLITE_PATH);
   db.run("PRAGMA busy_timeout = 5000");
   for (const row of rows) {
-    db.prepare("INSERT INTO quota_data (user_id, username, model_name, created_at, count, quota, token_used) VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .run(row.user_id, row.username, row.model_name, row.created_at, row.count, row.quota, row.token_used);
+    db.prepare(
+      "INSERT INTO quota_data (user_id, username, model_name, created_at, count, quota, token_used) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(row.user_id, row.username, row.model_name, row.created_at, row.count, row.quota, row.token_used);
   }
   db.close();
 }, 30_000);
@@ -62,7 +71,8 @@ describe("dashboard", () => {
     expect(await total(page, "count")).toBe("5");
     expect(await total(page, "tokens")).toBe("500");
     expect(await page.inputValue("select[name=granularity]")).toBe("hour");
-    for (const chart of ["consumption-canvas", "calls-canvas", "models-canvas"]) expect(await drawn(page, chart)).toBe(true);
+    for (const chart of ["consumption-canvas", "calls-canvas", "models-canvas"])
+      expect(await drawn(page, chart)).toBe(true);
     expect(await page.getByTestId("chart-users").count()).toBe(0);
     expect(await page.locator("input[name=username]").count()).toBe(0);
   });
@@ -106,7 +116,8 @@ describe("dashboard", () => {
   });
 
   test("screenshots in both languages, light and dark", async () => {
-    for (const language of ["zh", "en"] as const) await screenshot(await dashboard("root", language), "detail", language);
+    for (const language of ["zh", "en"] as const)
+      await screenshot(await dashboard("root", language), "detail", language);
     const dark = await dashboard("root", "zh", true);
     expect(await drawn(dark, "models-canvas")).toBe(true);
     await screenshot(dark, "detail-dark", "zh");

@@ -15,7 +15,11 @@ let user: ApiClient;
 /** One playground call of the user; answers once its log row is listed. */
 async function call(model: string, stream: boolean) {
   const before = (await user.get("/api/log/self?type=2")).body.data.total;
-  const reply = await user.request("POST", "/pg/chat/completions", { model, stream, messages: [{ role: "user", content: "hi" }] });
+  const reply = await user.request("POST", "/pg/chat/completions", {
+    model,
+    stream,
+    messages: [{ role: "user", content: "hi" }],
+  });
   expect(reply.status).toBe(200);
   while ((await user.get("/api/log/self?type=2")).body.data.total === before) await Bun.sleep(20);
 }
@@ -23,7 +27,14 @@ async function call(model: string, stream: boolean) {
 beforeAll(async () => {
   upstream = startFakeUpstream();
   const root = ui.session.root;
-  await root.post("/api/channel/", { type: 1, name: "fake", key: "sk-fake", base_url: upstream.url, models: `${MODEL},${SLOW_MODEL}`, group: "default" });
+  await root.post("/api/channel/", {
+    type: 1,
+    name: "fake",
+    key: "sk-fake",
+    base_url: upstream.url,
+    models: `${MODEL},${SLOW_MODEL}`,
+    group: "default",
+  });
   await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ [MODEL]: 1, [SLOW_MODEL]: 2 }) });
   await root.put("/api/option/", { key: "QuotaForNewUser", value: "5000000" });
   user = await registeredUser(ui.session);
@@ -79,7 +90,10 @@ describe("log screen (own logs)", () => {
     const slow = rows(page).filter({ hasText: SLOW_MODEL });
     expect(await slow.getByTestId("first-token").getAttribute("class")).toContain("badge-warning");
     expect(await slow.getByTestId("use-time").getAttribute("class")).toContain("badge-success");
-    const fast = rows(page).filter({ hasText: MODEL }).filter({ hasText: "Stream" }).filter({ hasNotText: "Non-stream" });
+    const fast = rows(page)
+      .filter({ hasText: MODEL })
+      .filter({ hasText: "Stream" })
+      .filter({ hasNotText: "Non-stream" });
     expect(await fast.getByTestId("first-token").getAttribute("class")).toContain("badge-success");
   }, 30_000);
 
@@ -87,14 +101,20 @@ describe("log screen (own logs)", () => {
     const page = await userLogPage();
     await page.fill("[data-testid=log-filters] input[name=model_name]", MODEL);
     await page.click("[data-testid=log-filters] button[type=submit]");
-    await page.waitForFunction((m) => [...document.querySelectorAll("[data-testid=log-table] tr[data-row]")].every((r) => r.textContent!.includes(m)), MODEL);
+    await page.waitForFunction(
+      (m) =>
+        [...document.querySelectorAll("[data-testid=log-table] tr[data-row]")].every((r) => r.textContent!.includes(m)),
+      MODEL,
+    );
     await page.fill("[data-testid=log-filters] input[name=model_name]", "");
     await page.selectOption("[data-testid=log-filters] select[name=type]", "1");
     await page.click("[data-testid=log-filters] button[type=submit]");
     await page.getByText("No data").waitFor();
     await page.fill("[data-testid=log-filters] input[name=token_name]", "no-such-token");
     await page.selectOption("[data-testid=log-filters] select[name=type]", "0");
-    const listed = page.waitForRequest((r) => r.url().includes("/api/log/self?") && r.url().includes("token_name=no-such-token"));
+    const listed = page.waitForRequest(
+      (r) => r.url().includes("/api/log/self?") && r.url().includes("token_name=no-such-token"),
+    );
     await page.click("[data-testid=log-filters] button[type=submit]");
     expect(new URL((await listed).url()).searchParams.get("start_timestamp")).toMatch(/^\d+$/);
     await page.getByText("No data").waitFor();
@@ -128,7 +148,9 @@ describe("log screen (own logs)", () => {
     await page.click("[data-testid=export-csv]");
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^logs-\d{8}-\d{6}\.csv$/);
-    const lines = readFileSync((await file.path())!, "utf8").trim().split("\n");
+    const lines = readFileSync((await file.path())!, "utf8")
+      .trim()
+      .split("\n");
     expect(lines[0]).toContain("model_name");
     expect(lines.slice(1).every((line) => line.includes(MODEL))).toBe(true);
     expect(lines.length).toBe(3);
@@ -141,7 +163,9 @@ describe("log screen (admin)", () => {
     await page.goto("/log");
     await page.fill("[data-testid=log-filters] input[name=username]", user.username);
     await page.fill("[data-testid=log-filters] input[name=channel]", "1");
-    const listed = page.waitForRequest((r) => r.url().includes("/api/log/?") && r.url().includes(`username=${user.username}`));
+    const listed = page.waitForRequest(
+      (r) => r.url().includes("/api/log/?") && r.url().includes(`username=${user.username}`),
+    );
     await page.click("[data-testid=log-filters] button[type=submit]");
     expect(new URL((await listed).url()).searchParams.get("channel")).toBe("1");
     await rows(page).first().waitFor();
@@ -174,7 +198,9 @@ describe("log screen (admin)", () => {
       await screenshot(page, "log", language);
     }
     const phone = await userLogPage("zh", 375);
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(
+      await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBe(0);
     await screenshot(phone, "log-mobile", "zh");
   }, 60_000);
 });

@@ -31,7 +31,12 @@ describe("personal settings", () => {
   test("lists the first 10 usable models and offers 'more N models'", async () => {
     const models = Array.from({ length: 13 }, (_, i) => `model-${String(i).padStart(2, "0")}`);
     const { page } = await personalTab();
-    await page.route("**/api/user/models", (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify({ success: true, message: "", data: models }) }));
+    await page.route("**/api/user/models", (route) =>
+      route.fulfill({
+        contentType: "application/json",
+        body: JSON.stringify({ success: true, message: "", data: models }),
+      }),
+    );
     await page.reload();
     const badges = page.locator("[data-testid=usable-models] .badge");
     await page.getByTestId("more-models").waitFor();
@@ -44,7 +49,9 @@ describe("personal settings", () => {
   test("shows the invite link origin/register?aff=CODE and copies it", async () => {
     const { page } = await personalTab();
     const link = page.getByTestId("invite-link");
-    await page.waitForFunction(() => (document.querySelector("[data-testid=invite-link]") as HTMLInputElement).value !== "");
+    await page.waitForFunction(
+      () => (document.querySelector("[data-testid=invite-link]") as HTMLInputElement).value !== "",
+    );
     const value = await link.inputValue();
     expect(value).toMatch(new RegExp(`^${ui.session.url}/register\\?aff=[A-Za-z0-9]+$`));
     await page.locator("[data-testid=invite] button", { hasText: "Copy" }).click();
@@ -69,7 +76,12 @@ describe("personal settings", () => {
   test("shows the bindings: email, WeChat, GitHub and Telegram", async () => {
     const { page } = await personalTab();
     const bindings = page.locator("[data-testid=bindings] [data-binding]");
-    expect(await bindings.evaluateAll((els) => els.map((e) => e.getAttribute("data-binding")))).toEqual(["email", "wechat", "github", "telegram"]);
+    expect(await bindings.evaluateAll((els) => els.map((e) => e.getAttribute("data-binding")))).toEqual([
+      "email",
+      "wechat",
+      "github",
+      "telegram",
+    ]);
     expect(await page.locator("[data-binding=email]").textContent()).toContain("not bound");
   });
 

@@ -14,8 +14,18 @@ let user: ApiClient;
 beforeAll(async () => {
   upstream = startFakeUpstream();
   const root = ui.session.root;
-  await root.post("/api/channel/", { type: 1, name: "fake", key: "sk-fake", base_url: upstream.url, models: MODELS.join(","), group: "default" });
-  await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify(Object.fromEntries(MODELS.map((m) => [m, 1]))) });
+  await root.post("/api/channel/", {
+    type: 1,
+    name: "fake",
+    key: "sk-fake",
+    base_url: upstream.url,
+    models: MODELS.join(","),
+    group: "default",
+  });
+  await root.put("/api/option/", {
+    key: "ModelRatio",
+    value: JSON.stringify(Object.fromEntries(MODELS.map((m) => [m, 1]))),
+  });
   await root.put("/api/option/", { key: "QuotaForNewUser", value: "5000000" });
   user = await registeredUser(ui.session);
 });
@@ -25,7 +35,9 @@ async function playground(language: "en" | "zh" = "en", width?: number): Promise
   const page = await ui.session.page({ language, width });
   await signIn(page, user.username, "password123");
   await page.goto("/playground");
-  await page.waitForFunction(() => (document.querySelector("select[name=model]") as HTMLSelectElement | null)?.value === "gpt-4o-mini");
+  await page.waitForFunction(
+    () => (document.querySelector("select[name=model]") as HTMLSelectElement | null)?.value === "gpt-4o-mini",
+  );
   return page;
 }
 
@@ -43,7 +55,13 @@ describe("playground", () => {
     expect(await page.inputValue("input[name=max_tokens]")).toBe("0");
     const sent = page.waitForRequest((r) => r.url().endsWith("/pg/chat/completions"));
     await ask(page, "hi");
-    expect((await sent).postDataJSON()).toEqual({ model: "gpt-4o-mini", group: "default", messages: [{ role: "user", content: "hi" }], stream: true, temperature: 0.7 });
+    expect((await sent).postDataJSON()).toEqual({
+      model: "gpt-4o-mini",
+      group: "default",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+      temperature: 0.7,
+    });
     await replies(page).and(page.locator("[data-status=complete]")).waitFor();
     expect(await replies(page).locator(".chat-bubble").textContent()).toBe(DEFAULT_CONTENT);
     expect(await page.inputValue("textarea[name=question]")).toBe("");
@@ -119,7 +137,9 @@ describe("playground", () => {
       await screenshot(page, "playground", language);
     }
     const phone = await playground("zh", 375);
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(
+      await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBe(0);
     await screenshot(phone, "playground-mobile", "zh");
   }, 60_000);
 });

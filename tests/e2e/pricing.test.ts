@@ -6,14 +6,21 @@ const ui = useConsole();
 
 beforeAll(async () => {
   const root = ui.session.root;
-  await root.post("/api/channel/", { type: 1, name: "priced", key: "sk-priced", models: "price-a,price-b,price-c", group: "default,vip" });
+  await root.post("/api/channel/", {
+    type: 1,
+    name: "priced",
+    key: "sk-priced",
+    models: "price-a,price-b,price-c",
+    group: "default,vip",
+  });
   const options: Record<string, unknown> = {
     ModelRatio: { "price-a": 1.5, "price-b": 0.25 },
     CompletionRatio: { "price-a": 2 },
     ModelPrice: { "price-c": 0.05 },
     GroupRatio: { default: 1, vip: 4, svip: 6 },
   };
-  for (const [key, value] of Object.entries(options)) await root.put("/api/option/", { key, value: JSON.stringify(value) });
+  for (const [key, value] of Object.entries(options))
+    await root.put("/api/option/", { key, value: JSON.stringify(value) });
 });
 
 const row = (page: Page, model: string) => page.locator("[data-testid=pricing-table] tr[data-row]", { hasText: model });
@@ -39,7 +46,9 @@ describe("pricing screen (public)", () => {
 
   test("another group's ratio applies to the prices; ratio tags are coloured (4x orange, 1x green)", async () => {
     const page = await pricing();
-    expect(await page.locator("[data-testid=group-picker] [data-group=default] .badge").getAttribute("class")).toContain("badge-success");
+    expect(
+      await page.locator("[data-testid=group-picker] [data-group=default] .badge").getAttribute("class"),
+    ).toContain("badge-success");
     await page.click("[data-testid=group-picker] [data-group=vip]");
     expect(await priceOf(page, "price-a")).toBe("Input $12.00 / 1M tokensOutput $24.00 / 1M tokens");
     expect(await priceOf(page, "price-c")).toBe("$0.20 per call");
@@ -52,7 +61,9 @@ describe("pricing screen (public)", () => {
     await page.click("button[data-unit=quota]");
     expect(await priceOf(page, "price-a")).toBe("Input 1.5M / 1M tokensOutput 3M / 1M tokens");
     await page.fill("input[name=model-search]", "PRICE-B");
-    await page.waitForFunction(() => document.querySelectorAll("[data-testid=pricing-table] tr[data-row]").length === 1);
+    await page.waitForFunction(
+      () => document.querySelectorAll("[data-testid=pricing-table] tr[data-row]").length === 1,
+    );
     expect(await row(page, "price-b").count()).toBe(1);
     await page.fill("input[name=model-search]", "nothing");
     await page.getByText("No data").waitFor();
@@ -65,7 +76,11 @@ describe("pricing screen (public)", () => {
     await signIn(page, user.username, "password123");
     await page.goto("/pricing");
     await row(page, "price-a").waitFor();
-    expect(await page.locator("[data-testid=group-picker] [data-group]").evaluateAll((els) => els.map((e) => e.getAttribute("data-group")))).toEqual(["default", "vip"]);
+    expect(
+      await page
+        .locator("[data-testid=group-picker] [data-group]")
+        .evaluateAll((els) => els.map((e) => e.getAttribute("data-group"))),
+    ).toEqual(["default", "vip"]);
     expect(await priceOf(page, "price-a")).toBe("Input 1.5M / 1M tokensOutput 3M / 1M tokens");
     await ui.session.root.put("/api/option/", { key: "DisplayInCurrencyEnabled", value: "true" });
   });
@@ -75,7 +90,9 @@ describe("pricing screen (public)", () => {
     const phone = await ui.session.page({ language: "zh", width: 375 });
     await phone.goto("/pricing");
     await row(phone, "price-a").waitFor();
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(
+      await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBe(0);
     await screenshot(phone, "pricing-mobile", "zh");
   }, 60_000);
 });

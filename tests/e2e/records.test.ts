@@ -5,7 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { ApiClient } from "../support/client";
-import { registeredUser, ROOT_PASSWORD, screenshot, signIn, startConsole, type ConsoleSession } from "./support/console";
+import {
+  registeredUser,
+  ROOT_PASSWORD,
+  screenshot,
+  signIn,
+  startConsole,
+  type ConsoleSession,
+} from "./support/console";
 
 /** The gateway's SQLite file is ours to name, so records no API creates can be written into it. */
 const dir = mkdtempSync(join(tmpdir(), "tollgate-records-"));
@@ -24,7 +31,9 @@ function insert(table: "midjourneys" | "tasks", rows: Record<string, string | nu
   db.run("PRAGMA busy_timeout = 5000");
   for (const row of rows) {
     const names = Object.keys(row);
-    db.prepare(`INSERT INTO ${table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...Object.values(row));
+    db.prepare(`INSERT INTO ${table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(
+      ...Object.values(row),
+    );
   }
   db.close();
 }
@@ -34,17 +43,68 @@ beforeAll(async () => {
   user = await registeredUser(session);
   const mine = { user_id: user.userId!, channel_id: 1 };
   insert("midjourneys", [
-    { ...mine, mj_id: "mj-slow", action: "IMAGINE", status: "SUCCESS", code: 1, submit_time: now - 100, finish_time: now - 10, progress: "100%", prompt: "a cat", image_url: "https://img.example/cat.png" },
-    { ...mine, mj_id: "mj-fast", action: "UPSCALE", status: "FAILURE", code: 22, submit_time: now - 40, finish_time: now - 20, fail_reason: "banned prompt" },
-    { ...mine, mj_id: "mj-old", action: "BLEND", status: "SUCCESS", code: 1, submit_time: now - 40 * 86_400, finish_time: now - 40 * 86_400 + 5 },
-    { user_id: 1, channel_id: 2, mj_id: "mj-root", action: "DESCRIBE", status: "IN_PROGRESS", code: 21, submit_time: now - 50 },
+    {
+      ...mine,
+      mj_id: "mj-slow",
+      action: "IMAGINE",
+      status: "SUCCESS",
+      code: 1,
+      submit_time: now - 100,
+      finish_time: now - 10,
+      progress: "100%",
+      prompt: "a cat",
+      image_url: "https://img.example/cat.png",
+    },
+    {
+      ...mine,
+      mj_id: "mj-fast",
+      action: "UPSCALE",
+      status: "FAILURE",
+      code: 22,
+      submit_time: now - 40,
+      finish_time: now - 20,
+      fail_reason: "banned prompt",
+    },
+    {
+      ...mine,
+      mj_id: "mj-old",
+      action: "BLEND",
+      status: "SUCCESS",
+      code: 1,
+      submit_time: now - 40 * 86_400,
+      finish_time: now - 40 * 86_400 + 5,
+    },
+    {
+      user_id: 1,
+      channel_id: 2,
+      mj_id: "mj-root",
+      action: "DESCRIBE",
+      status: "IN_PROGRESS",
+      code: 21,
+      submit_time: now - 50,
+    },
   ]);
   const task = { ...mine, created_at: now, updated_at: now };
   insert("tasks", [
     { ...task, task_id: "task-music", platform: "suno", action: "MUSIC", status: "QUEUED", submit_time: now - 5 },
     { ...task, task_id: "task-lyrics", platform: "suno", action: "LYRICS", status: "", submit_time: now - 3 },
-    { ...task, task_id: "task-kling", platform: "kling", action: "MUSIC", status: "SUCCESS", submit_time: now - 2, finish_time: now - 1 },
-    { ...task, task_id: "task-yesterday", platform: "suno", action: "MUSIC", status: "SUCCESS", submit_time: today - 3600 },
+    {
+      ...task,
+      task_id: "task-kling",
+      platform: "kling",
+      action: "MUSIC",
+      status: "SUCCESS",
+      submit_time: now - 2,
+      finish_time: now - 1,
+    },
+    {
+      ...task,
+      task_id: "task-yesterday",
+      platform: "suno",
+      action: "MUSIC",
+      status: "SUCCESS",
+      submit_time: today - 3600,
+    },
   ]);
 }, 30_000);
 afterAll(async () => {
@@ -72,7 +132,9 @@ describe("drawing task log", () => {
     expect(await slow.textContent()).toContain("Success");
     expect(await slow.textContent()).toContain("Submitted");
     expect(await slow.getByTestId("duration").getAttribute("class")).toContain("badge-error");
-    expect(await slow.getByRole("link", { name: "View image" }).getAttribute("href")).toBe("https://img.example/cat.png");
+    expect(await slow.getByRole("link", { name: "View image" }).getAttribute("href")).toBe(
+      "https://img.example/cat.png",
+    );
     const fast = rows(page).filter({ hasText: "mj-fast" });
     expect(await fast.textContent()).toContain("Duplicate submission");
     expect(await fast.textContent()).toContain("Failed");
@@ -85,7 +147,9 @@ describe("drawing task log", () => {
     const page = await open("/midjourney");
     await page.fill("input[name=task]", "mj-fast");
     await page.click("[data-testid=record-filters] button[type=submit]");
-    await page.waitForFunction(() => document.querySelectorAll("[data-testid=records-table] tr[data-row]").length === 1);
+    await page.waitForFunction(
+      () => document.querySelectorAll("[data-testid=records-table] tr[data-row]").length === 1,
+    );
     await page.fill("input[name=task]", "");
     await page.fill("input[name=start]", "2000-01-01T00:00");
     await page.click("[data-testid=record-filters] button[type=submit]");
@@ -99,7 +163,9 @@ describe("drawing task log", () => {
     expect(await rows(page).filter({ hasText: "mj-root" }).textContent()).toContain("#2");
     await page.fill("input[name=channel_id]", "2");
     await page.click("[data-testid=record-filters] button[type=submit]");
-    await page.waitForFunction(() => document.querySelectorAll("[data-testid=records-table] tr[data-row]").length === 1);
+    await page.waitForFunction(
+      () => document.querySelectorAll("[data-testid=records-table] tr[data-row]").length === 1,
+    );
     expect(await rows(page).first().textContent()).toContain("Waiting");
   });
 
@@ -127,7 +193,9 @@ describe("async task log", () => {
     const page = await open("/task");
     await page.fill("input[name=platform]", "kling");
     await page.click("[data-testid=record-filters] button[type=submit]");
-    await page.waitForFunction(() => document.querySelectorAll("[data-testid=records-table] tr[data-row]").length === 1);
+    await page.waitForFunction(
+      () => document.querySelectorAll("[data-testid=records-table] tr[data-row]").length === 1,
+    );
     expect(await rows(page).first().textContent()).toContain("task-kling");
   });
 });

@@ -9,7 +9,11 @@ async function codes(count = 1, fields: Record<string, unknown> = {}) {
   const name = uniqueName("rc");
   const reply = await ui.session.root.post("/api/redemption/", { name, quota: 100000, count, ...fields });
   expect(reply.body.success).toBe(true);
-  return (await ui.session.root.get(`/api/redemption/search?keyword=${name}`)).body.data.items as { id: number; key: string; name: string }[];
+  return (await ui.session.root.get(`/api/redemption/search?keyword=${name}`)).body.data.items as {
+    id: number;
+    key: string;
+    name: string;
+  }[];
 }
 
 const row = (id: number) => ui.page.locator(`[data-testid=redemptions-table] tr[data-row="${id}"]`);
@@ -64,7 +68,12 @@ describe("redemption codes", () => {
     await search(String(a!.id), a!.id);
     const found = await ui.page
       .locator("[data-testid=redemptions-table] tbody tr")
-      .evaluateAll((rows) => rows.map((r) => ({ id: Number(r.getAttribute("data-row")), name: r.querySelector("td:nth-child(3)")!.textContent! })));
+      .evaluateAll((rows) =>
+        rows.map((r) => ({
+          id: Number(r.getAttribute("data-row")),
+          name: r.querySelector("td:nth-child(3)")!.textContent!,
+        })),
+      );
     expect(found.every((c) => c.id === a!.id || c.name.includes(String(a!.id)))).toBe(true);
     await search(a!.name, a!.id);
     await row(b!.id).waitFor();
@@ -101,7 +110,9 @@ describe("redemption codes", () => {
     await search(String(code!.id), code!.id);
     await row(code!.id).locator("[data-status='3']", { hasText: "Used" }).waitFor();
     expect(await row(code!.id).textContent()).toContain(String(user.userId));
-    expect(await row(code!.id).locator("[data-action=enable], [data-action=disable], [data-action=edit]").count()).toBe(0);
+    expect(await row(code!.id).locator("[data-action=enable], [data-action=disable], [data-action=edit]").count()).toBe(
+      0,
+    );
   });
 
   test("delete asks first", async () => {
@@ -115,15 +126,27 @@ describe("redemption codes", () => {
     expect((await ui.session.root.get(`/api/redemption/${code!.id}`)).body.success).toBe(false);
   });
 
-  test("an ordinary user neither sees the screen nor may open it", () => expectAdminOnly(ui.session, "/redemption", "redemption"));
+  test("an ordinary user neither sees the screen nor may open it", () =>
+    expectAdminOnly(ui.session, "/redemption", "redemption"));
 });
 
 describe("redemption screens in both languages", () => {
-  const screen = { name: "redemptions", path: "/redemption", table: "redemptions-table", add: "add-redemption", form: "redemption-form", text: { zh: "添加兑换码", en: "Add redemption codes" } };
+  const screen = {
+    name: "redemptions",
+    path: "/redemption",
+    table: "redemptions-table",
+    add: "add-redemption",
+    form: "redemption-form",
+    text: { zh: "添加兑换码", en: "Add redemption codes" },
+  };
   for (const language of ["zh", "en"] as const) {
-    test(`the list, the drawer and the phone layout read in ${language}`, async () => {
-      await codes(2);
-      await screenshotList(ui.session, language, screen, ROOT_PASSWORD);
-    }, 3 * SLOW_MS);
+    test(
+      `the list, the drawer and the phone layout read in ${language}`,
+      async () => {
+        await codes(2);
+        await screenshotList(ui.session, language, screen, ROOT_PASSWORD);
+      },
+      3 * SLOW_MS,
+    );
   }
 });

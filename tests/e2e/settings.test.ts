@@ -5,10 +5,15 @@ import { registeredUser, signIn, toastText, useConsole } from "./support/console
 const ui = useConsole({ rootPage: true });
 
 const option = async (key: string) =>
-  ((await ui.session.root.get("/api/option/")).body.data as { key: string; value: string }[]).find((o) => o.key === key)!.value;
+  ((await ui.session.root.get("/api/option/")).body.data as { key: string; value: string }[]).find(
+    (o) => o.key === key,
+  )!.value;
 
 /** Clicks a card's save button; answers the option PUTs it sent and the toast that followed. */
-async function save(card: Locator, kind: "success" | "error" | "info" = "success"): Promise<{ puts: unknown[]; toast: string }> {
+async function save(
+  card: Locator,
+  kind: "success" | "error" | "info" = "success",
+): Promise<{ puts: unknown[]; toast: string }> {
   const puts: unknown[] = [];
   const listener = (r: Request) => {
     if (r.method() === "PUT" && r.url().endsWith("/api/option/")) puts.push(r.postDataJSON());
@@ -28,7 +33,11 @@ async function openTab(tab: string) {
 describe("settings tabs", () => {
   test("only root sees the operation, system and other tabs", async () => {
     await openTab("personal");
-    expect(await ui.page.locator("[data-testid=setting-tabs] [data-tab]").evaluateAll((els) => els.map((e) => e.getAttribute("data-tab")))).toEqual(["personal", "operation", "system", "other"]);
+    expect(
+      await ui.page
+        .locator("[data-testid=setting-tabs] [data-tab]")
+        .evaluateAll((els) => els.map((e) => e.getAttribute("data-tab"))),
+    ).toEqual(["personal", "operation", "system", "other"]);
     const user = await registeredUser(ui.session);
     const other = await ui.session.page();
     await signIn(other, user.username, "password123");
@@ -80,13 +89,17 @@ describe("settings tabs", () => {
     expect(date).toBe(expected.toLocaleDateString("sv"));
     // The server's log routes arrive in another issue: both answers are played here.
     const answer = (status: number, body: unknown) =>
-      ui.page.route("**/api/log/?*", (route) => route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) }));
+      ui.page.route("**/api/log/?*", (route) =>
+        route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) }),
+      );
     await answer(404, { success: false, message: "Invalid URL (DELETE /api/log/)" });
     const asked = ui.page.waitForRequest("**/api/log/?target_timestamp=*");
     await ui.page.getByRole("button", { name: "Clean up logs" }).click();
     const request = await asked;
     expect(request.method()).toBe("DELETE");
-    expect(Number(new URL(request.url()).searchParams.get("target_timestamp"))).toBe(Math.floor(new Date(`${date}T00:00:00`).getTime() / 1000));
+    expect(Number(new URL(request.url()).searchParams.get("target_timestamp"))).toBe(
+      Math.floor(new Date(`${date}T00:00:00`).getTime() / 1000),
+    );
     expect(await toastText(ui.page, "error")).toBe("Log cleanup failed: Invalid URL (DELETE /api/log/)");
     await ui.page.unrouteAll();
     await answer(200, { success: true, message: "", data: 42 });
@@ -103,7 +116,10 @@ describe("settings tabs", () => {
     expect(await toastText(ui.page, "error")).toBe("Please set and save the server address first");
     const server = ui.page.getByTestId("card-server");
     await server.locator("input[name=ServerAddress]").fill("https://gate.example.com///");
-    expect(await save(server)).toEqual({ puts: [{ key: "ServerAddress", value: "https://gate.example.com" }], toast: "Saved" });
+    expect(await save(server)).toEqual({
+      puts: [{ key: "ServerAddress", value: "https://gate.example.com" }],
+      toast: "Saved",
+    });
     await payment.getByTestId("save").click();
     await toastText(ui.page, "success");
     await ui.page.reload();
@@ -118,7 +134,9 @@ describe("settings tabs", () => {
     expect((await save(card)).puts).toEqual([{ key: "SMTPServer", value: "smtp.example.com" }]);
     await card.locator("input[name=SMTPToken]").fill("s3cret");
     expect((await save(card)).puts).toEqual([{ key: "SMTPToken", value: "s3cret" }]);
-    await ui.page.waitForFunction(() => (document.querySelector("input[name=SMTPToken]") as HTMLInputElement).value === "");
+    await ui.page.waitForFunction(
+      () => (document.querySelector("input[name=SMTPToken]") as HTMLInputElement).value === "",
+    );
   });
 
   test("system: root lists the private addresses channels may call (stored normalized); a wrong entry is refused with the server's message", async () => {
@@ -126,10 +144,15 @@ describe("settings tabs", () => {
     const card = ui.page.getByTestId("card-upstream-addresses");
     const ranges = card.locator("textarea[name=UpstreamAllowedPrivateRanges]");
     await ranges.fill("192.168.1.0/24\nOllama.lan");
-    expect(await save(card)).toEqual({ puts: [{ key: "UpstreamAllowedPrivateRanges", value: "192.168.1.0/24\nOllama.lan" }], toast: "Saved" });
+    expect(await save(card)).toEqual({
+      puts: [{ key: "UpstreamAllowedPrivateRanges", value: "192.168.1.0/24\nOllama.lan" }],
+      toast: "Saved",
+    });
     expect(await option("UpstreamAllowedPrivateRanges")).toBe("192.168.1.0/24,ollama.lan");
     await ranges.fill("10.0.0.0/33");
-    expect((await save(card, "error")).toast).toBe('Save failed, please retry: UpstreamAllowedPrivateRanges: "10.0.0.0/33" is not an IP address, a CIDR range or a host name');
+    expect((await save(card, "error")).toast).toBe(
+      'Save failed, please retry: UpstreamAllowedPrivateRanges: "10.0.0.0/33" is not an IP address, a CIDR range or a host name',
+    );
     expect(await option("UpstreamAllowedPrivateRanges")).toBe("192.168.1.0/24,ollama.lan");
     await ui.session.root.put("/api/option/", { key: "UpstreamAllowedPrivateRanges", value: "" });
   });

@@ -7,7 +7,9 @@ describe("the shell", () => {
   test("an unknown address shows 'page does not exist, please check your browser address'", async () => {
     const page = await ui.session.page({ language: "en" });
     await page.goto("/no/such/screen");
-    expect(await page.getByTestId("not-found").textContent()).toContain("The page does not exist, please check your browser address.");
+    expect(await page.getByTestId("not-found").textContent()).toContain(
+      "The page does not exist, please check your browser address.",
+    );
   });
 
   test("the language is Chinese when unset, switches to English and back, and is kept in localStorage", async () => {
@@ -50,7 +52,10 @@ describe("the shell", () => {
   });
 
   test("admin-written footer HTML is sanitized before it is shown", async () => {
-    await ui.session.root.put("/api/option/", { key: "Footer", value: '<b id="credit">Acme</b><img src=x onerror="window.pwned=1"><script>window.pwned=2</script>' });
+    await ui.session.root.put("/api/option/", {
+      key: "Footer",
+      value: '<b id="credit">Acme</b><img src=x onerror="window.pwned=1"><script>window.pwned=2</script>',
+    });
     const page = await ui.session.page();
     await page.goto("/about");
     await page.locator("#credit").waitFor();
@@ -80,8 +85,24 @@ describe("the shell", () => {
   test("the side menu shows admin items for role >= 10 only, and drawing/tasks/dashboard only when enabled", async () => {
     const admin = await ui.session.page();
     await signIn(admin, "root", ROOT_PASSWORD);
-    const items = (page: typeof admin) => page.locator("[data-testid=side-menu] [data-menu]").evaluateAll((els) => els.map((e) => e.getAttribute("data-menu")));
-    expect(await items(admin)).toEqual(["playground", "channel", "chat", "token", "detail", "redemption", "topup", "user", "log", "midjourney", "task", "setting"]);
+    const items = (page: typeof admin) =>
+      page
+        .locator("[data-testid=side-menu] [data-menu]")
+        .evaluateAll((els) => els.map((e) => e.getAttribute("data-menu")));
+    expect(await items(admin)).toEqual([
+      "playground",
+      "channel",
+      "chat",
+      "token",
+      "detail",
+      "redemption",
+      "topup",
+      "user",
+      "log",
+      "midjourney",
+      "task",
+      "setting",
+    ]);
 
     await ui.session.root.put("/api/option/", { key: "DrawingEnabled", value: "false" });
     const user = await registeredUser(ui.session);

@@ -7,7 +7,14 @@ import { screenshotList, searchList, SLOW_MS } from "./support/lists";
 const ui = useConsole({ rootPage: true });
 
 beforeAll(async () => {
-  const channel = { type: 1, name: "models", key: "sk-x", base_url: "http://127.0.0.1:9", models: "gpt-4o-mini", group: "default" };
+  const channel = {
+    type: 1,
+    name: "models",
+    key: "sk-x",
+    base_url: "http://127.0.0.1:9",
+    models: "gpt-4o-mini",
+    group: "default",
+  };
   expect((await ui.session.root.post("/api/channel/", channel)).body.success).toBe(true);
 });
 
@@ -53,7 +60,14 @@ describe("token drawer", () => {
     await submitForm();
     expect(await toastText(ui.page, "success")).toBe("Token created");
     const [created] = (await stored(name)).items;
-    expect(created).toMatchObject({ remain_quota: 5000000, unlimited_quota: false, model_limits_enabled: true, model_limits: "gpt-4o-mini", allow_ips: "10.0.0.1\n192.168.0.0/16", group: "default" });
+    expect(created).toMatchObject({
+      remain_quota: 5000000,
+      unlimited_quota: false,
+      model_limits_enabled: true,
+      model_limits: "gpt-4o-mini",
+      allow_ips: "10.0.0.1\n192.168.0.0/16",
+      group: "default",
+    });
     expect(Math.abs(created.expired_time - (Date.now() / 1000 + 3600))).toBeLessThan(120);
     await row(created.id).locator("[data-status='1']", { hasText: "Enabled (model limits)" }).waitFor();
   });
@@ -75,7 +89,9 @@ describe("token drawer", () => {
     const { items, total } = await stored(name);
     expect(total).toBe(10);
     expect(items.every((t: { unlimited_quota: boolean }) => t.unlimited_quota)).toBe(true);
-    expect(items.map((t: { name: string }) => t.name.replace(/-[0-9A-Za-z]{6}$/, "-*")).sort()).toEqual([name, ...Array(9).fill(`${name}-*`)].sort());
+    expect(items.map((t: { name: string }) => t.name.replace(/-[0-9A-Za-z]{6}$/, "-*")).sort()).toEqual(
+      [name, ...Array(9).fill(`${name}-*`)].sort(),
+    );
   });
 
   test("edit changes the fields; the expiry shows in yyyy-MM-dd HH:mm:ss", async () => {
@@ -128,7 +144,11 @@ describe("token list", () => {
     const made = await token();
     await search({ keyword: made.name }, made.id);
     await row(made.id).getByTestId("chat-menu").click();
-    await ui.page.locator("[data-testid=chat-menu-items]:popover-open", { hasText: "Contact the administrator to configure chat links" }).waitFor();
+    await ui.page
+      .locator("[data-testid=chat-menu-items]:popover-open", {
+        hasText: "Contact the administrator to configure chat links",
+      })
+      .waitFor();
     await ui.page.keyboard.press("Escape");
     const chats = [{ NextChat: 'https://chat.example/#/?settings={"key":"{key}","url":"{address}"}' }];
     await ui.session.root.put("/api/option/", { key: "Chats", value: JSON.stringify(chats) });
@@ -168,11 +188,22 @@ describe("token list", () => {
 });
 
 describe("token screens in both languages", () => {
-  const screen = { name: "tokens", path: "/token", table: "tokens-table", add: "add-token", form: "token-form", text: { zh: "添加令牌", en: "Add token" } };
+  const screen = {
+    name: "tokens",
+    path: "/token",
+    table: "tokens-table",
+    add: "add-token",
+    form: "token-form",
+    text: { zh: "添加令牌", en: "Add token" },
+  };
   for (const language of ["zh", "en"] as const) {
-    test(`the list, the drawer and the phone layout read in ${language}`, async () => {
-      await token({ name: "website", unlimited_quota: true });
-      await screenshotList(ui.session, language, screen, ROOT_PASSWORD);
-    }, 3 * SLOW_MS);
+    test(
+      `the list, the drawer and the phone layout read in ${language}`,
+      async () => {
+        await token({ name: "website", unlimited_quota: true });
+        await screenshotList(ui.session, language, screen, ROOT_PASSWORD);
+      },
+      3 * SLOW_MS,
+    );
   }
 });

@@ -3,7 +3,8 @@ import { registeredUser, signIn, toastText, uniqueName, useConsole } from "./sup
 
 const ui = useConsole({ rootPage: true });
 
-const row = (username: string) => ui.page.locator("[data-testid=users-table] tr", { has: ui.page.getByText(username, { exact: true }) });
+const row = (username: string) =>
+  ui.page.locator("[data-testid=users-table] tr", { has: ui.page.getByText(username, { exact: true }) });
 
 async function findUser(username: string) {
   await ui.page.goto("/user");
@@ -45,7 +46,12 @@ describe("user administration", () => {
     await ui.page.goto("/user");
     await ui.page.locator("[data-testid=users-table] tbody tr").nth(9).waitFor();
     expect(await ui.page.locator("[data-testid=users-table] tbody tr").count()).toBe(10);
-    expect(await ui.page.locator("[data-testid=page-size] option").allTextContents()).toEqual(["10 / page", "20 / page", "50 / page", "100 / page"]);
+    expect(await ui.page.locator("[data-testid=page-size] option").allTextContents()).toEqual([
+      "10 / page",
+      "20 / page",
+      "50 / page",
+      "100 / page",
+    ]);
     await ui.page.selectOption("[data-testid=page-size]", "20");
     await ui.page.locator("[data-testid=users-table] tbody tr").nth(10).waitFor();
     expect(await ui.page.evaluate(() => localStorage.getItem("page-size"))).toBe("20");
@@ -78,7 +84,14 @@ describe("user administration", () => {
     const user = await registeredUser(ui.session);
     const found = await findUser(user.username);
     await found.locator("[data-action=promote]").click();
-    await ui.page.waitForFunction((name) => [...document.querySelectorAll("[data-testid=users-table] tr")].some((tr) => tr.textContent!.includes(name) && tr.querySelector("[data-testid=role]")!.textContent === "Administrator"), user.username);
+    await ui.page.waitForFunction(
+      (name) =>
+        [...document.querySelectorAll("[data-testid=users-table] tr")].some(
+          (tr) =>
+            tr.textContent!.includes(name) && tr.querySelector("[data-testid=role]")!.textContent === "Administrator",
+        ),
+      user.username,
+    );
     await found.locator("[data-action=demote]").click();
     await found.locator("[data-testid=role]", { hasText: "Ordinary user" }).waitFor();
     await found.locator("[data-action=disable]").click();

@@ -14,7 +14,12 @@ const setOption = async (key: string, value: string) => {
 
 beforeAll(async () => {
   epay = startFakeEpay();
-  for (const [key, value] of [["ServerAddress", ui.session.url], ["PayAddress", epay.url], ["EpayId", EPAY_PID], ["EpayKey", EPAY_KEY]]) {
+  for (const [key, value] of [
+    ["ServerAddress", ui.session.url],
+    ["PayAddress", epay.url],
+    ["EpayId", EPAY_PID],
+    ["EpayKey", EPAY_KEY],
+  ]) {
     await setOption(key!, value!);
   }
 });
@@ -120,7 +125,9 @@ describe("wallet: online top-up through Epay", () => {
     await page.evaluate(() => localStorage.setItem("theme", '"dark"'));
     await page.reload();
     await page.getByTestId("stat-balance").waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+      0,
+    );
     await screenshot(page, "topup-mobile-dark", "zh");
   }, 60_000);
 });

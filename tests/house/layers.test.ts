@@ -15,15 +15,25 @@ interface Violation {
 
 /** The violations dependency-cruiser finds in the tree under `cwd`, with our configuration. */
 async function violationsIn(cwd: string): Promise<Violation[]> {
-  const run = Bun.spawn(["bun", "--bun", DEPCRUISE, "src", "--config", CONFIG, "--output-type", "json"], { cwd, stdout: "pipe", stderr: "pipe" });
-  const report = JSON.parse(await new Response(run.stdout).text()) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+  const run = Bun.spawn(["bun", "--bun", DEPCRUISE, "src", "--config", CONFIG, "--output-type", "json"], {
+    cwd,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const report = JSON.parse(await new Response(run.stdout).text()) as {
+    summary: { violations: { rule: { name: string }; from: string; to: string }[] };
+  };
   return report.summary.violations.map((v) => ({ rule: v.rule.name, from: v.from, to: v.to }));
 }
 
 /** `bun run layers` (the package script the test command runs first) in `cwd`: its exit code and what it printed. */
 async function runLayersScript(cwd: string): Promise<{ exitCode: number; output: string }> {
   const run = Bun.spawn(["bun", "run", "layers"], { cwd, stdout: "pipe", stderr: "pipe" });
-  const [out, err, exitCode] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+  const [out, err, exitCode] = await Promise.all([
+    new Response(run.stdout).text(),
+    new Response(run.stderr).text(),
+    run.exited,
+  ]);
   return { exitCode, output: out + err };
 }
 
@@ -33,17 +43,21 @@ const sorted = (violations: Violation[]) => violations.map((v) => `${v.rule}: ${
 const FIXTURE: Record<string, string> = {
   "src/shared/roles.ts": "export const ROOT = 100;",
   "src/db/schema.ts": "export interface UserRow { id: number }",
-  "src/db/queries/users.ts": 'import type { UserRow } from "../schema";\nexport const findUser = (id: number): UserRow => ({ id });',
-  "src/service/users.ts": 'import { findUser } from "../db/queries/users";\nexport type { UserRow } from "../db/schema";\nexport const user = findUser;',
+  "src/db/queries/users.ts":
+    'import type { UserRow } from "../schema";\nexport const findUser = (id: number): UserRow => ({ id });',
+  "src/service/users.ts":
+    'import { findUser } from "../db/queries/users";\nexport type { UserRow } from "../db/schema";\nexport const user = findUser;',
   "src/service/port.ts": "export interface Probe { test(): void }",
   "src/gateway/app.ts": 'import { user } from "../service/users";\nexport const app = user;',
   "src/server/serve.ts": 'import { app } from "../gateway/app";\nexport const serve = () => app(1);',
   "src/main.ts": 'import { serve } from "./server/serve";\nserve();',
   // Allowed: console → shared; api → service (its types too); cli → the start-up wiring; a type-only cycle.
   "src/console/ok.ts": 'import { ROOT } from "../shared/roles";\nexport const ok = ROOT;',
-  "src/gateway/api/ok.ts": 'import { user, type UserRow } from "../../service/users";\nexport const ok = (): UserRow => user(1);',
+  "src/gateway/api/ok.ts":
+    'import { user, type UserRow } from "../../service/users";\nexport const ok = (): UserRow => user(1);',
   "src/cli/serve-command.ts": 'export const start = async () => (await import("../server/serve")).serve();',
-  "src/service/type-cycle-a.ts": 'import type { B } from "./type-cycle-b";\nexport interface A { b?: B }\nexport const a = 1;',
+  "src/service/type-cycle-a.ts":
+    'import type { B } from "./type-cycle-b";\nexport interface A { b?: B }\nexport const a = 1;',
   "src/service/type-cycle-b.ts": 'import { a } from "./type-cycle-a";\nexport interface B { a: typeof a }',
   // Forbidden, one per rule.
   "src/console/bad.ts": 'import { user } from "../service/users";\nexport const bad = user;',
@@ -70,7 +84,10 @@ describe("the layer rules of DESIGN.md are checked (bun run layers)", () => {
     }
     // The package script, run as the repository runs it: our configuration, our installed dependency-cruiser.
     const { scripts } = await Bun.file(join(ROOT, "package.json")).json();
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "layers-fixture", private: true, scripts: { layers: scripts.layers } }));
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "layers-fixture", private: true, scripts: { layers: scripts.layers } }),
+    );
     symlinkSync(CONFIG, join(dir, ".dependency-cruiser.cjs"));
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
     found = await violationsIn(dir);

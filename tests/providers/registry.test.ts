@@ -25,7 +25,8 @@ describe("the providers' registry agrees with the shared channel-type table", ()
   test("what a blank `other` stands for is the same to the family and in the shared table (the console's default)", () => {
     const withDefault = claimed.filter((c) => c.provider.otherDefault !== undefined);
     expect(withDefault.map((c) => c.type).sort((a, b) => a - b)).toEqual([3, 24]);
-    for (const { type, provider } of withDefault) expect(CHANNEL_TYPES.get(type)!.other?.default).toBe(provider.otherDefault!);
+    for (const { type, provider } of withDefault)
+      expect(CHANNEL_TYPES.get(type)!.other?.default).toBe(provider.otherDefault!);
   });
 
   test("a new Azure channel in the console starts with the API version the relay sends for a blank `other`", () => {
@@ -38,15 +39,29 @@ describe("the providers' registry agrees with the shared channel-type table", ()
 
   test("every type the shared table says lists models or reports a balance has a family that does it", () => {
     for (const type of shared) {
-      if (type.listsModels) expect({ type: type.name, lists: Boolean(providerFor(type.id).models) }).toEqual({ type: type.name, lists: true });
-      if (type.reportsBalance) expect({ type: type.name, reports: Boolean(providerFor(type.id).balance) }).toEqual({ type: type.name, reports: true });
+      if (type.listsModels)
+        expect({ type: type.name, lists: Boolean(providerFor(type.id).models) }).toEqual({
+          type: type.name,
+          lists: true,
+        });
+      if (type.reportsBalance)
+        expect({ type: type.name, reports: Boolean(providerFor(type.id).balance) }).toEqual({
+          type: type.name,
+          reports: true,
+        });
     }
   });
 
   test("a family that claims its types by number lists models for each of them exactly when the shared table says so", () => {
     for (const { type, provider } of claimed) {
-      expect({ type, lists: Boolean(provider.models) }).toEqual({ type, lists: Boolean(CHANNEL_TYPES.get(type)!.listsModels) });
-      expect({ type, reports: Boolean(provider.balance) }).toEqual({ type, reports: Boolean(CHANNEL_TYPES.get(type)!.reportsBalance) });
+      expect({ type, lists: Boolean(provider.models) }).toEqual({
+        type,
+        lists: Boolean(CHANNEL_TYPES.get(type)!.listsModels),
+      });
+      expect({ type, reports: Boolean(provider.balance) }).toEqual({
+        type,
+        reports: Boolean(CHANNEL_TYPES.get(type)!.reportsBalance),
+      });
     }
   });
 });

@@ -39,7 +39,11 @@ async function slowestStatusDuring(env: RelayEnv, work: Promise<unknown>): Promi
 }
 
 const post = (env: RelayEnv, path: string, body: unknown, key = env.key) =>
-  fetch(`${env.s.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${env.s.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe.each(DIALECTS)("a request's token estimate never stalls the gateway on %s", (dialect) => {
   let env: RelayEnv;
@@ -58,7 +62,11 @@ describe.each(DIALECTS)("a request's token estimate never stalls the gateway on 
   afterAll(() => env.stop());
 
   const payloads: [string, string, (text: string) => unknown][] = [
-    ["chat messages", "/v1/chat/completions", (text) => ({ model: "gpt-4o-mini", messages: [{ role: "user", content: text }] })],
+    [
+      "chat messages",
+      "/v1/chat/completions",
+      (text) => ({ model: "gpt-4o-mini", messages: [{ role: "user", content: text }] }),
+    ],
     ["completions prompt", "/v1/completions", (text) => ({ model: "gpt-4o-mini", prompt: text })],
     ["embeddings input", "/v1/embeddings", (text) => ({ model: "text-embedding-3-small", input: [text] })],
     ["rerank documents", "/v1/rerank", (text) => ({ model: "rerank-1", query: "q", documents: [text] })],
@@ -82,7 +90,10 @@ describe.each(DIALECTS)("a request's token estimate never stalls the gateway on 
     ["1 MB of random letters", randomLetters(1_000_000)],
   ] as const) {
     test(`a paying user's ${size} chat prompt is counted while /api/status keeps answering, and relayed`, async () => {
-      const reply = post(env, "/v1/chat/completions", { model: "gpt-4o-mini", messages: [{ role: "user", content: text }] });
+      const reply = post(env, "/v1/chat/completions", {
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: text }],
+      });
       const slowest = await slowestStatusDuring(env, reply);
       expect((await reply).status).toBe(200);
       expect(slowest).toBeLessThan(STATUS_BOUND_MS);
@@ -91,7 +102,11 @@ describe.each(DIALECTS)("a request's token estimate never stalls the gateway on 
 
   test("a stream without usage whose reply is 3 MB of one character is billed from a bounded count", async () => {
     env.fake.queueBehavior({ content: ` ${run(3_000_000)}`, noUsage: true });
-    const reply = post(env, "/v1/chat/completions", { model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "hi" }] });
+    const reply = post(env, "/v1/chat/completions", {
+      model: "gpt-4o-mini",
+      stream: true,
+      messages: [{ role: "user", content: "hi" }],
+    });
     const slowest = await slowestStatusDuring(
       env,
       reply.then((r) => r.text()),
@@ -126,11 +141,18 @@ describe.each(DIALECTS)("a body nested a million deep on %s", (dialect) => {
   for (const [path, body] of [
     ["/v1/embeddings", `{"model":"text-embedding-3-small","input":${deep(1_000_000)}}`],
     ["/v1/responses", `{"model":"gpt-4o-mini","input":${deep(1_000_000)}}`],
-    ["/v1/chat/completions", `{"model":"gpt-4o-mini","messages":[],"tools":[{"function":{"name":"f","parameters":${deep(1_000_000)}}}]}`],
+    [
+      "/v1/chat/completions",
+      `{"model":"gpt-4o-mini","messages":[],"tools":[{"function":{"name":"f","parameters":${deep(1_000_000)}}}]}`,
+    ],
   ]) {
     test(`${path} answers 400 in the dialect's shape and charges nothing`, async () => {
       const before = await env.userRow();
-      const reply = await fetch(`${env.s.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${env.key}`, "content-type": "application/json" }, body });
+      const reply = await fetch(`${env.s.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${env.key}`, "content-type": "application/json" },
+        body,
+      });
       expect(reply.status).toBe(400);
       const error = (await reply.json()).error;
       expect(error.message).toContain("nested too deeply");

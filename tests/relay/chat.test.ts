@@ -16,7 +16,9 @@ describe.each(DIALECTS)("relay with the openai SDK on %s", (dialect) => {
 
   test("non-stream chat answers with the upstream's reply and bills exactly from its usage", async () => {
     const before = await r.userRow();
-    const reply = await r.openai().chat.completions.create({ model: "test-chat", messages: [{ role: "user", content: "hi" }] });
+    const reply = await r
+      .openai()
+      .chat.completions.create({ model: "test-chat", messages: [{ role: "user", content: "hi" }] });
     expect(reply.choices[0]!.message.content).toBe(DEFAULT_CONTENT);
     expect(reply.usage).toMatchObject({ prompt_tokens: DEFAULT_PROMPT_TOKENS, completion_tokens: WORDS });
     const quota = expectedQuota({ prompt: DEFAULT_PROMPT_TOKENS, completion: WORDS, ratio: 2, completionRatio: 3 });
@@ -25,14 +27,28 @@ describe.each(DIALECTS)("relay with the openai SDK on %s", (dialect) => {
     expect(after.used_quota - before.used_quota).toBe(quota);
     expect(after.request_count - before.request_count).toBe(1);
     const log = (await r.consumeLogs()).at(-1);
-    expect(log).toMatchObject({ model_name: "test-chat", quota, prompt_tokens: DEFAULT_PROMPT_TOKENS, completion_tokens: WORDS, is_stream: 0 });
+    expect(log).toMatchObject({
+      model_name: "test-chat",
+      quota,
+      prompt_tokens: DEFAULT_PROMPT_TOKENS,
+      completion_tokens: WORDS,
+      is_stream: 0,
+    });
     const other = JSON.parse(log.other);
-    expect(other).toMatchObject({ model_ratio: 2, completion_ratio: 3, group_ratio: 1, model_price: -1, usage_source: "upstream" });
+    expect(other).toMatchObject({
+      model_ratio: 2,
+      completion_ratio: 3,
+      group_ratio: 1,
+      model_price: -1,
+      usage_source: "upstream",
+    });
     expect(other.admin_info.use_channel).toHaveLength(1);
   });
 
   test("stream chat passes the chunks through, injects include_usage upstream and strips the usage chunk", async () => {
-    const stream = await r.openai().chat.completions.create({ model: "test-chat", messages: [{ role: "user", content: "hi" }], stream: true });
+    const stream = await r
+      .openai()
+      .chat.completions.create({ model: "test-chat", messages: [{ role: "user", content: "hi" }], stream: true });
     let text = "";
     let sawUsage = false;
     for await (const chunk of stream) {
@@ -44,11 +60,16 @@ describe.each(DIALECTS)("relay with the openai SDK on %s", (dialect) => {
     expect(r.fake.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true });
     const log = (await r.consumeLogs()).at(-1);
     expect(log).toMatchObject({ is_stream: 1, prompt_tokens: DEFAULT_PROMPT_TOKENS, completion_tokens: WORDS });
-    expect(log.quota).toBe(expectedQuota({ prompt: DEFAULT_PROMPT_TOKENS, completion: WORDS, ratio: 2, completionRatio: 3 }));
+    expect(log.quota).toBe(
+      expectedQuota({ prompt: DEFAULT_PROMPT_TOKENS, completion: WORDS, ratio: 2, completionRatio: 3 }),
+    );
   });
 
   test("every reply names its request id (UTC time to the second, then 12 letters or digits), and its log row keeps it", async () => {
-    const { response } = await r.openai().chat.completions.create({ model: "test-chat", messages: [{ role: "user", content: "hi" }] }).withResponse();
+    const { response } = await r
+      .openai()
+      .chat.completions.create({ model: "test-chat", messages: [{ role: "user", content: "hi" }] })
+      .withResponse();
     const id = response.headers.get("x-tollgate-request-id")!;
     expect(id).toMatch(/^\d{14}[0-9A-Za-z]{12}$/);
     const [, y, mo, d, h, mi, sec] = id.match(/^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)/)!;

@@ -37,8 +37,15 @@ async function callUntilGone(url: string, key: string): Promise<string[]> {
 
 function stored(dbPath: string) {
   const db = new Database(dbPath, { readonly: true });
-  const logs = db.query("SELECT request_id, quota FROM logs WHERE type = 2").all() as { request_id: string; quota: number }[];
-  const root = db.query("SELECT quota, used_quota, request_count FROM users WHERE username = 'root'").get() as { quota: number; used_quota: number; request_count: number };
+  const logs = db.query("SELECT request_id, quota FROM logs WHERE type = 2").all() as {
+    request_id: string;
+    quota: number;
+  }[];
+  const root = db.query("SELECT quota, used_quota, request_count FROM users WHERE username = 'root'").get() as {
+    quota: number;
+    used_quota: number;
+    request_count: number;
+  };
   db.close();
   return { logs, root };
 }

@@ -6,7 +6,15 @@ import { startRelayEnv, type RelayEnv } from "./support";
 
 describe.each(DIALECTS)("every relay endpoint on %s", (dialect) => {
   let r: RelayEnv;
-  const models = ["text-model", "omni-moderation-latest", "tts-1", "whisper-1", "rerank-model", "resp-model", "fake-drip-1300ms"];
+  const models = [
+    "text-model",
+    "omni-moderation-latest",
+    "tts-1",
+    "whisper-1",
+    "rerank-model",
+    "resp-model",
+    "fake-drip-1300ms",
+  ];
   beforeAll(async () => {
     r = await startRelayEnv(dialect, { STREAM_PING_SECONDS: "1" });
     await r.setPrices(Object.fromEntries(models.map((m) => [m, 1])));

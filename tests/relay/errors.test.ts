@@ -7,7 +7,6 @@ import { failure, startRelayEnv, type RelayEnv } from "./support";
 const chat = (client: OpenAI, model = "test-chat") =>
   client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
 
-
 describe.each(DIALECTS)("relay refusals on %s", (dialect) => {
   let r: RelayEnv;
   beforeAll(async () => {
@@ -137,7 +136,8 @@ describe.each(DIALECTS)("relay refusals on %s", (dialect) => {
   test("502 with the reason when the upstream's reply cannot be read (not HTTP/1.x, an unknown content coding)", async () => {
     const answers: Record<string, string> = {
       "garbled-model": "HTTP/9 what\r\n\r\n",
-      "zstd-model": "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: zstd\r\ncontent-length: 2\r\n\r\n{}",
+      "zstd-model":
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: zstd\r\ncontent-length: 2\r\n\r\n{}",
     };
     const raw = Bun.listen({
       hostname: "127.0.0.1",
@@ -193,7 +193,12 @@ describe.each(DIALECTS)("relay refusals on %s", (dialect) => {
     await failure(chat(r.openai(), "fake-error-500-leak"));
     await r.s.ctx.options.set("ErrorLogEnabled", false);
     await r.flushed();
-    const row = await r.s.ctx.db.k.selectFrom("logs").selectAll().where("type", "=", 5).orderBy("id", "desc").executeTakeFirstOrThrow();
+    const row = await r.s.ctx.db.k
+      .selectFrom("logs")
+      .selectAll()
+      .where("type", "=", 5)
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ model_name: "fake-error-500-leak", user_id: r.user.userId, quota: 0 });
     expect(row.content).toStartWith("status_code=500");
     expect(row.content).not.toContain(FAKE_LEAKED_KEY);

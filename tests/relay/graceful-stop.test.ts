@@ -18,8 +18,15 @@ const makeCalls = (url: string) => relayThrough(url, f.fake.url, CALLS);
 /** What the database holds: consume rows, their quota, and root's counters. */
 function stored() {
   const db = new Database(dbPath(), { readonly: true });
-  const logs = db.query("SELECT count(*) AS n, coalesce(sum(quota), 0) AS q FROM logs WHERE type = 2").get() as { n: number; q: number };
-  const root = db.query("SELECT quota, used_quota, request_count FROM users WHERE username = 'root'").get() as { quota: number; used_quota: number; request_count: number };
+  const logs = db.query("SELECT count(*) AS n, coalesce(sum(quota), 0) AS q FROM logs WHERE type = 2").get() as {
+    n: number;
+    q: number;
+  };
+  const root = db.query("SELECT quota, used_quota, request_count FROM users WHERE username = 'root'").get() as {
+    quota: number;
+    used_quota: number;
+    request_count: number;
+  };
   db.close();
   return { logs, root };
 }
@@ -87,7 +94,8 @@ describe("stopping the gateway loses no charge", () => {
     const { reader, first } = await startStream(server.url, key);
     server.process.kill("SIGTERM");
     let text = first;
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      text += new TextDecoder().decode(chunk.value);
     expect(text).toContain("data: [DONE]");
     expect(await server.process.exited).toBe(0);
     expect(stored().logs.n).toBe(1);

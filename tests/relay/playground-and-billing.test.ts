@@ -20,7 +20,11 @@ describe.each(DIALECTS)("playground, auto group and billing endpoints on %s", (d
 
   test("POST /pg/chat/completions streams for a signed-in user, without a token", async () => {
     const before = await r.userRow();
-    const reply = await r.user.request("POST", "/pg/chat/completions", { model: "pg-model", stream: true, messages: [{ role: "user", content: "hi" }] });
+    const reply = await r.user.request("POST", "/pg/chat/completions", {
+      model: "pg-model",
+      stream: true,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toContain("data: [DONE]");
     const log = (await r.consumeLogs()).at(-1);
@@ -29,10 +33,18 @@ describe.each(DIALECTS)("playground, auto group and billing endpoints on %s", (d
   });
 
   test("the playground may pick another usable group, and is refused a group the user may not use", async () => {
-    const vip = await r.user.request("POST", "/pg/chat/completions", { model: "vip-only", group: "vip", messages: [{ role: "user", content: "hi" }] });
+    const vip = await r.user.request("POST", "/pg/chat/completions", {
+      model: "vip-only",
+      group: "vip",
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(vip.status).toBe(200);
     expect(vip.body.choices[0].message.content).toBe(DEFAULT_CONTENT);
-    const svip = await r.user.request("POST", "/pg/chat/completions", { model: "vip-only", group: "svip", messages: [] });
+    const svip = await r.user.request("POST", "/pg/chat/completions", {
+      model: "vip-only",
+      group: "svip",
+      messages: [],
+    });
     expect(svip.status).toBe(403);
     expect(svip.body.error.message).toContain("group svip");
   });
@@ -43,7 +55,10 @@ describe.each(DIALECTS)("playground, auto group and billing endpoints on %s", (d
   });
 
   test("the auto group walks AutoGroups to the first group serving the model", async () => {
-    await r.s.root.put("/api/option/", { key: "UserUsableGroups", value: JSON.stringify({ default: "Default", vip: "VIP", auto: "Auto" }) });
+    await r.s.root.put("/api/option/", {
+      key: "UserUsableGroups",
+      value: JSON.stringify({ default: "Default", vip: "VIP", auto: "Auto" }),
+    });
     await r.s.root.put("/api/option/", { key: "AutoGroups", value: JSON.stringify(["default", "vip"]) });
     const { key } = await r.newKey({ group: "auto" });
     vipUpstream.requests.length = 0;

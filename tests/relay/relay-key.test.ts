@@ -16,6 +16,7 @@ describe("the relay key in the Authorization header", () => {
   });
 
   test("no key at all is none", () => {
-    for (const header of [null, "", "Bearer ", "Bearer sk-", "Bearer sk-  ", "Bearer -5"]) expect({ header, parsed: parseRelayKey(header) }).toEqual({ header, parsed: undefined });
+    for (const header of [null, "", "Bearer ", "Bearer sk-", "Bearer sk-  ", "Bearer -5"])
+      expect({ header, parsed: parseRelayKey(header) }).toEqual({ header, parsed: undefined });
   });
 });

@@ -5,7 +5,8 @@ import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
 import { startRelayEnv, type RelayEnv } from "./support";
 
 // A native promise: bun's `rejects` does not follow the SDK's APIPromise.
-const ask = async (client: OpenAI, model: string) => await client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
+const ask = async (client: OpenAI, model: string) =>
+  await client.chat.completions.create({ model, messages: [{ role: "user", content: "hi" }] });
 
 describe.each(DIALECTS)("routing, retry and health on %s", (dialect) => {
   let r: RelayEnv;
@@ -63,7 +64,10 @@ describe.each(DIALECTS)("routing, retry and health on %s", (dialect) => {
 
   test("status_code_mapping turns an upstream status into another before the retry decision", async () => {
     const mappedHigh = startFakeUpstream();
-    await r.addChannel({ models: "weighted", priority: 5, status_code_mapping: JSON.stringify({ "400": "500" }) }, mappedHigh);
+    await r.addChannel(
+      { models: "weighted", priority: 5, status_code_mapping: JSON.stringify({ "400": "500" }) },
+      mappedHigh,
+    );
     await r.addChannel({ models: "weighted", priority: 1 }, low);
     mappedHigh.setBehavior({ status: 400 });
     expect((await ask(r.openai(), "weighted")).choices).toHaveLength(1);
@@ -123,7 +127,11 @@ describe.each(DIALECTS)("routing, retry and health on %s", (dialect) => {
       const { testChannels } = await import("../../src/service/relay/channel-tests");
       const { relayProbe } = await import("../../src/gateway/relay/probe");
       await testChannels(r.s.ctx, relayProbe(r.s.ctx), [3]);
-      const after = await r.s.ctx.db.k.selectFrom("channels").select(["status", "test_time"]).where("id", "=", id).executeTakeFirstOrThrow();
+      const after = await r.s.ctx.db.k
+        .selectFrom("channels")
+        .select(["status", "test_time"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
       expect(after.status).toBe(1);
       expect(after.test_time).toBeGreaterThan(0);
       await r.s.ctx.options.set("AutomaticDisableChannelEnabled", false);
@@ -137,7 +145,11 @@ describe.each(DIALECTS)("routing, retry and health on %s", (dialect) => {
       await r.setPrices({ "kw-model": 1 });
       broke.setBehavior({ status: 403, errorMessage: "YOU EXCEEDED YOUR CURRENT QUOTA, check billing" });
       await expect(ask(r.openai(), "kw-model")).rejects.toMatchObject({ status: 502, code: "upstream_auth_error" });
-      const row = await r.s.ctx.db.k.selectFrom("channels").select("status").where("id", "=", id).executeTakeFirstOrThrow();
+      const row = await r.s.ctx.db.k
+        .selectFrom("channels")
+        .select("status")
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe(3);
       await r.s.ctx.options.set("AutomaticDisableChannelEnabled", false);
       await broke.stop();
@@ -150,7 +162,11 @@ describe.each(DIALECTS)("routing, retry and health on %s", (dialect) => {
       await r.setPrices({ "ban-off": 1 });
       broke.setBehavior({ status: 401 });
       await expect(ask(r.openai(), "ban-off")).rejects.toMatchObject({ status: 502, code: "upstream_auth_error" });
-      const row = await r.s.ctx.db.k.selectFrom("channels").select("status").where("id", "=", id).executeTakeFirstOrThrow();
+      const row = await r.s.ctx.db.k
+        .selectFrom("channels")
+        .select("status")
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
       expect(row.status).toBe(1);
       await r.s.ctx.options.set("AutomaticDisableChannelEnabled", false);
       await broke.stop();
@@ -163,7 +179,11 @@ describe.each(DIALECTS)("routing, retry and health on %s", (dialect) => {
       const reply = await r.s.root.get(`/api/channel/test/${id}`);
       expect(reply.body.success).toBe(true);
       expect(typeof reply.body.time).toBe("number");
-      const row = await r.s.ctx.db.k.selectFrom("channels").select(["response_time", "test_time"]).where("id", "=", id).executeTakeFirstOrThrow();
+      const row = await r.s.ctx.db.k
+        .selectFrom("channels")
+        .select(["response_time", "test_time"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
       expect(row.test_time).toBeGreaterThan(0);
       expect(low.requests.at(-1)!.body).toMatchObject({ model: "tiered", max_tokens: 16 });
     });

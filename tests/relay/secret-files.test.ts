@@ -15,7 +15,11 @@ const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
 /** Everything a copy of the data folder would give away: the SQLite file with its WAL. */
 const databaseBytes = () =>
-  ["", "-wal"].map((suffix) => f.dbPath + suffix).filter(existsSync).map((path) => readFileSync(path).toString("latin1")).join("");
+  ["", "-wal"]
+    .map((suffix) => f.dbPath + suffix)
+    .filter(existsSync)
+    .map((path) => readFileSync(path).toString("latin1"))
+    .join("");
 
 describe("the files of a running gateway", () => {
   test("the database, its WAL and shared memory, the key file and a backup are readable by their owner alone; no secret is in them in plaintext", async () => {
@@ -24,7 +28,14 @@ describe("the files of a running gateway", () => {
     await root.login("root", SERVE_ROOT_PASSWORD);
     await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ [SERVE_MODEL]: 1 }) });
     await root.put("/api/option/", { key: "SMTPToken", value: SMTP_TOKEN });
-    const channel = { type: 1, name: "fake", key: CHANNEL_KEY, base_url: f.fake.url, models: SERVE_MODEL, group: "default" };
+    const channel = {
+      type: 1,
+      name: "fake",
+      key: CHANNEL_KEY,
+      base_url: f.fake.url,
+      models: SERVE_MODEL,
+      group: "default",
+    };
     expect((await root.post("/api/channel/", channel)).body.success).toBe(true);
     const key = (await root.post("/api/token/", { name: "k", unlimited_quota: true })).body.data.keys[0];
     const client = new OpenAI({ apiKey: key, baseURL: `${server.url}/v1`, maxRetries: 0 });
@@ -49,12 +60,19 @@ describe("the files of a running gateway", () => {
     const wrong = spawn({
       cmd: ["bun", join(import.meta.dir, "../../src/main.ts"), "serve"],
       cwd: f.dir,
-      env: { ...process.env, PORT: "0", SQLITE_PATH: f.dbPath, SESSION_SECRET: "some-other-secret-than-the-key-file-0001" },
+      env: {
+        ...process.env,
+        PORT: "0",
+        SQLITE_PATH: f.dbPath,
+        SESSION_SECRET: "some-other-secret-than-the-key-file-0001",
+      },
       stdout: "ignore",
       stderr: "pipe",
     });
     const guard = setTimeout(() => wrong.kill("SIGKILL"), 15_000);
-    const [code, stderr] = await Promise.all([wrong.exited, new Response(wrong.stderr).text()]).finally(() => clearTimeout(guard));
+    const [code, stderr] = await Promise.all([wrong.exited, new Response(wrong.stderr).text()]).finally(() =>
+      clearTimeout(guard),
+    );
     expect(code).toBe(1);
     expect(stderr).toBe(
       "error: cannot decrypt channel keys: the secret key differs from the one that encrypted them (the key of SESSION_SECRET)\n",

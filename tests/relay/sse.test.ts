@@ -7,7 +7,7 @@ describe("server-sent events from an upstream", () => {
   test("whole events come out as soon as their blank line arrives; a partial one waits for the next chunk", () => {
     const splitter = new SseSplitter();
     expect(splitter.push(bytes('data: {"a":1}\n\ndata: {"b"'))).toEqual(['data: {"a":1}']);
-    expect(splitter.push(bytes(':2}\n\ndata: [DONE]\n\n'))).toEqual(['data: {"b":2}', "data: [DONE]"]);
+    expect(splitter.push(bytes(":2}\n\ndata: [DONE]\n\n"))).toEqual(['data: {"b":2}', "data: [DONE]"]);
     expect(splitter.rest()).toEqual([]);
   });
 

@@ -3,7 +3,8 @@ import { MAX_EVENT_CHARS } from "../../src/gateway/relay/sse";
 import type { StreamOutcome } from "../../src/gateway/relay/stream";
 import { relayToEnd } from "../support/relay-stream";
 
-const chunk = (content: string) => `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`;
+const chunk = (content: string) =>
+  `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`;
 const usageChunk = `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } })}\n\n`;
 
 /** An upstream stream of `parts`, each its own chunk, and a relay of it read to the end; answers what the relay saw. */
@@ -47,7 +48,12 @@ describe("what a relayed stream keeps for billing", () => {
 
   test("an event longer than the limit ends the stream as an error instead of filling memory", async () => {
     const huge = `data: ${"x".repeat(MAX_EVENT_CHARS)}`;
-    const { outcome } = await relay([chunk("before "), huge.slice(0, MAX_EVENT_CHARS / 2), huge.slice(MAX_EVENT_CHARS / 2), "\n\n"]);
+    const { outcome } = await relay([
+      chunk("before "),
+      huge.slice(0, MAX_EVENT_CHARS / 2),
+      huge.slice(MAX_EVENT_CHARS / 2),
+      "\n\n",
+    ]);
     expect(outcome.end).toBe("error");
     expect(outcome.text).toBe("before ");
   });

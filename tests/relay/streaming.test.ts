@@ -6,14 +6,15 @@ import { expectedQuota, postStream, startRelayEnv, waitFor, type RelayEnv } from
 const CONTENT = "one two three four five six seven eight";
 const WORDS = CONTENT.split(" ").length;
 
-
-
 describe.each(DIALECTS)("streaming and billing on %s", (dialect) => {
   let r: RelayEnv;
   beforeAll(async () => {
     r = await startRelayEnv(dialect, { STREAMING_TIMEOUT: "1" });
     r.fake.setBehavior({ content: CONTENT });
-    await r.setPrices({ "fake-drip-150ms": 1, "fake-no-usage": 1, "fake-drip-100ms": 1, "fake-stall-2": 1, small: 1 }, { "fake-drip-100ms": 2 });
+    await r.setPrices(
+      { "fake-drip-150ms": 1, "fake-no-usage": 1, "fake-drip-100ms": 1, "fake-stall-2": 1, small: 1 },
+      { "fake-drip-100ms": 2 },
+    );
     await r.addChannel({ models: "fake-drip-150ms,fake-no-usage,fake-drip-100ms,fake-stall-2,small" });
   });
   afterAll(() => r.stop());
@@ -38,7 +39,12 @@ describe.each(DIALECTS)("streaming and billing on %s", (dialect) => {
     const events = text.split("\n\n").filter(Boolean);
     expect(events.at(-1)).toBe("data: [DONE]");
     expect(events.some((e) => e.includes('"choices":[]'))).toBe(false);
-    expect(events.slice(0, -1).map((e) => JSON.parse(e.slice(6)).choices[0]?.delta?.content ?? "").join("")).toBe(CONTENT);
+    expect(
+      events
+        .slice(0, -1)
+        .map((e) => JSON.parse(e.slice(6)).choices[0]?.delta?.content ?? "")
+        .join(""),
+    ).toBe(CONTENT);
     const log = (await r.consumeLogs()).at(-1);
     expect(JSON.parse(log.other).usage_source).toBe("upstream");
     expect(log.is_stream).toBe(1);
@@ -100,7 +106,15 @@ describe.each(DIALECTS)("streaming and billing on %s", (dialect) => {
     const { key } = await r.newKey({ unlimited_quota: true }, poor);
     const client = r.openai(key);
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, async () => await client.chat.completions.create({ model: "small", messages: [{ role: "user", content: "hi" }], max_tokens: 8 })),
+      Array.from(
+        { length: 50 },
+        async () =>
+          await client.chat.completions.create({
+            model: "small",
+            messages: [{ role: "user", content: "hi" }],
+            max_tokens: 8,
+          }),
+      ),
     );
     const ok = results.filter((x) => x.status === "fulfilled").length;
     expect(ok).toBeGreaterThan(0);
@@ -111,7 +125,9 @@ describe.each(DIALECTS)("streaming and billing on %s", (dialect) => {
     expect(logs).toHaveLength(ok);
     expect(logs.reduce((sum, l) => sum + l.quota, 0)).toBe(start - after.quota);
     expect(logs.every((l) => l.quota === each)).toBe(true);
-    const refused = results.filter((x) => x.status === "rejected").map((x) => (x as PromiseRejectedResult).reason.status);
+    const refused = results
+      .filter((x) => x.status === "rejected")
+      .map((x) => (x as PromiseRejectedResult).reason.status);
     expect(new Set(refused)).toEqual(new Set([403]));
   });
 });

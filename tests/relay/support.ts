@@ -14,7 +14,11 @@ export interface RelayEnv {
   tokenId: number;
   openai(key?: string, options?: Partial<ConstructorParameters<typeof OpenAI>[0]>): OpenAI;
   addChannel(fields: Record<string, unknown>, upstream?: FakeUpstream): Promise<number>;
-  setPrices(ratios: Record<string, number>, completion?: Record<string, number>, prices?: Record<string, number>): Promise<void>;
+  setPrices(
+    ratios: Record<string, number>,
+    completion?: Record<string, number>,
+    prices?: Record<string, number>,
+  ): Promise<void>;
   newKey(fields?: Record<string, unknown>, owner?: ApiClient): Promise<{ key: string; id: number }>;
   /** Waits until every settled charge and log row is in the database. */
   flushed(): Promise<void>;
@@ -47,7 +51,8 @@ export async function startRelayEnv(dialect: DialectName, env: Record<string, st
     key: first.key,
     tokenId: first.id,
     newKey,
-    openai: (key = first.key, options = {}) => new OpenAI({ apiKey: key, baseURL: `${s.url}/v1`, maxRetries: 0, ...options }),
+    openai: (key = first.key, options = {}) =>
+      new OpenAI({ apiKey: key, baseURL: `${s.url}/v1`, maxRetries: 0, ...options }),
     async addChannel(fields, upstream = fake) {
       const reply = await s.root.post("/api/channel/", {
         type: 1,
@@ -64,18 +69,35 @@ export async function startRelayEnv(dialect: DialectName, env: Record<string, st
     },
     async setPrices(ratios, completion = {}, prices = {}) {
       const o = s.ctx.options;
-      await s.root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ ...o.json<object>("ModelRatio"), ...ratios }) });
-      await s.root.put("/api/option/", { key: "CompletionRatio", value: JSON.stringify({ ...o.json<object>("CompletionRatio"), ...completion }) });
-      await s.root.put("/api/option/", { key: "ModelPrice", value: JSON.stringify({ ...o.json<object>("ModelPrice"), ...prices }) });
+      await s.root.put("/api/option/", {
+        key: "ModelRatio",
+        value: JSON.stringify({ ...o.json<object>("ModelRatio"), ...ratios }),
+      });
+      await s.root.put("/api/option/", {
+        key: "CompletionRatio",
+        value: JSON.stringify({ ...o.json<object>("CompletionRatio"), ...completion }),
+      });
+      await s.root.put("/api/option/", {
+        key: "ModelPrice",
+        value: JSON.stringify({ ...o.json<object>("ModelPrice"), ...prices }),
+      });
     },
     flushed: () => s.ctx.relay.book.flush(),
     async userRow(id = user.userId!) {
       await s.ctx.relay.book.flush();
-      return s.ctx.db.k.selectFrom("users").select(["quota", "used_quota", "request_count"]).where("id", "=", id).executeTakeFirstOrThrow();
+      return s.ctx.db.k
+        .selectFrom("users")
+        .select(["quota", "used_quota", "request_count"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
     },
     async tokenRow(id = first.id) {
       await s.ctx.relay.book.flush();
-      return s.ctx.db.k.selectFrom("tokens").select(["remain_quota", "used_quota"]).where("id", "=", id).executeTakeFirstOrThrow();
+      return s.ctx.db.k
+        .selectFrom("tokens")
+        .select(["remain_quota", "used_quota"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
     },
     async consumeLogs() {
       await s.ctx.relay.book.flush();
@@ -103,7 +125,14 @@ export const expectedQuota = (p: {
   const cached = p.cached ?? 0;
   const written = p.written ?? 0;
   return Math.round(
-    (p.group ?? 1) * p.ratio * (p.prompt - cached - written + cached * (p.cacheRatio ?? 1) + written * 1.25 + p.completion * (p.completionRatio ?? 1)),
+    (p.group ?? 1) *
+      p.ratio *
+      (p.prompt -
+        cached -
+        written +
+        cached * (p.cacheRatio ?? 1) +
+        written * 1.25 +
+        p.completion * (p.completionRatio ?? 1)),
   );
 };
 
@@ -119,7 +148,12 @@ export async function failure(call: Promise<unknown>): Promise<InstanceType<type
 }
 
 /** A raw streamed chat call (fetch, so the test sees the bytes), with `extra` fields in the body. */
-export async function postStream(r: RelayEnv, model: string, extra: Record<string, unknown> = {}, signal?: AbortSignal) {
+export async function postStream(
+  r: RelayEnv,
+  model: string,
+  extra: Record<string, unknown> = {},
+  signal?: AbortSignal,
+) {
   return fetch(`${r.s.url}/v1/chat/completions`, {
     method: "POST",
     headers: { authorization: `Bearer ${r.key}`, "content-type": "application/json" },

@@ -4,8 +4,10 @@ import { SERVE_MODEL, SERVE_ROOT_PASSWORD, useServeFixture } from "../support/se
 
 const fixture = useServeFixture("tollgate-egress-");
 const METADATA = "http://169.254.169.254";
-const refusedMetadata = "upstream address 169.254.169.254 is not allowed by the upstream address policy (link-local or cloud metadata)";
-const refusedLoopback = "upstream address 127.0.0.1 is not allowed by the upstream address policy (loopback, not in the allowed private ranges)";
+const refusedMetadata =
+  "upstream address 169.254.169.254 is not allowed by the upstream address policy (link-local or cloud metadata)";
+const refusedLoopback =
+  "upstream address 127.0.0.1 is not allowed by the upstream address policy (loopback, not in the allowed private ranges)";
 
 /**
  * A `serve` process whose environment allows no private address (a real install's default), with root and a
@@ -29,7 +31,14 @@ async function gatewayWithoutAllowance(env: Record<string, string> = {}) {
       body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }),
     });
   const channel = async (base_url: string, models = SERVE_MODEL): Promise<number> => {
-    const reply = await admin.post("/api/channel/", { type: 1, name: "c", key: "sk-x", base_url, models, group: "default" });
+    const reply = await admin.post("/api/channel/", {
+      type: 1,
+      name: "c",
+      key: "sk-x",
+      base_url,
+      models,
+      group: "default",
+    });
     expect(reply.body.success).toBe(true);
     return reply.body.data.id;
   };
@@ -37,7 +46,11 @@ async function gatewayWithoutAllowance(env: Record<string, string> = {}) {
     const form = new FormData();
     form.set("model", "whisper-1");
     form.set("file", new File([new Uint8Array(64)], "a.wav", { type: "audio/wav" }));
-    return fetch(`${url}/v1/audio/transcriptions`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+    return fetch(`${url}/v1/audio/transcriptions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}` },
+      body: form,
+    });
   };
   return { root, admin, relay, transcribe, channel };
 }
@@ -67,7 +80,11 @@ test("a non-root admin's channel to the metadata address or to loopback (by addr
     expectFailure(calls.models, 200, `fetching the model list failed: ${message}`);
     expectFailure(calls.balance, 200, `querying the balance failed: ${message}`);
   }
-  const given = await admin.post("/api/channel/fetch_models", { type: 1, base_url: `http://[::ffff:127.0.0.1]:${port}`, key: "sk-x" });
+  const given = await admin.post("/api/channel/fetch_models", {
+    type: 1,
+    base_url: `http://[::ffff:127.0.0.1]:${port}`,
+    key: "sk-x",
+  });
   expectFailure(given, 200, `fetching the model list failed: ${refusedLoopback}`);
 
   const reply = await relay();
@@ -84,11 +101,16 @@ test("only root sets the allowed private ranges: once it allows 127.0.0.1/32 the
   const metadata = await channel(METADATA, "other-model");
   const loopback = await channel(fake.url);
   const byName = await channel(`http://localhost:${new URL(fake.url).port}`, "named-model");
-  const allow = (client: ApiClient, value: string) => client.put("/api/option/", { key: "UpstreamAllowedPrivateRanges", value });
+  const allow = (client: ApiClient, value: string) =>
+    client.put("/api/option/", { key: "UpstreamAllowedPrivateRanges", value });
 
   expect((await allow(admin, "127.0.0.1/32")).body.success).toBe(false);
   expect((await upstreamCalls(admin, loopback)).test).toEqual({ success: false, message: refusedLoopback });
-  expectFailure(await allow(root, "127.0.0.1/33"), 200, 'UpstreamAllowedPrivateRanges: "127.0.0.1/33" is not an IP address, a CIDR range or a host name');
+  expectFailure(
+    await allow(root, "127.0.0.1/33"),
+    200,
+    'UpstreamAllowedPrivateRanges: "127.0.0.1/33" is not an IP address, a CIDR range or a host name',
+  );
 
   expect((await allow(root, "127.0.0.1/32")).body.success).toBe(true);
   const calls = await upstreamCalls(admin, loopback);
@@ -135,7 +157,10 @@ test("through the environment's HTTP proxy, the target's name and address are ch
 });
 
 test("a name NO_PROXY exempts is called directly at its checked address, not through the proxy", async () => {
-  const { root, admin, channel } = await gatewayWithoutAllowance({ HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "localhost" });
+  const { root, admin, channel } = await gatewayWithoutAllowance({
+    HTTP_PROXY: "http://127.0.0.1:9",
+    NO_PROXY: "localhost",
+  });
   await root.put("/api/option/", { key: "UpstreamAllowedPrivateRanges", value: "127.0.0.1/32" });
   const id = await channel(`http://localhost:${new URL(fixture.fake.url).port}`);
   expect((await admin.get(`/api/channel/fetch_models/${id}`)).body.success).toBe(true);

@@ -22,7 +22,9 @@ describe.each(DIALECTS)("upstream defaults that bite, on %s", (dialect) => {
 
   test("an upstream that never answers is given up after RELAY_TIMEOUT with 504, and its reservation is released", async () => {
     const started = performance.now();
-    const error = await failure(r.openai().chat.completions.create({ model: "fake-slow-3000ms", messages: [{ role: "user", content: "hi" }] }));
+    const error = await failure(
+      r.openai().chat.completions.create({ model: "fake-slow-3000ms", messages: [{ role: "user", content: "hi" }] }),
+    );
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(504);
     expect(error.message).toContain("did not answer in time");
@@ -44,7 +46,11 @@ describe.each(DIALECTS)("upstream defaults that bite, on %s", (dialect) => {
 
   for (const status of [401, 403]) {
     test(`an upstream ${status} reaches the client as 502 upstream_auth_error, never as its own key failing`, async () => {
-      const error = await failure(r.openai().chat.completions.create({ model: `fake-error-${status}`, messages: [{ role: "user", content: "hi" }] }));
+      const error = await failure(
+        r
+          .openai()
+          .chat.completions.create({ model: `fake-error-${status}`, messages: [{ role: "user", content: "hi" }] }),
+      );
       expect(error).not.toBeInstanceOf(OpenAI.AuthenticationError);
       expect(error).not.toBeInstanceOf(OpenAI.PermissionDeniedError);
       const apiError = error as InstanceType<typeof OpenAI.APIError>;

@@ -5,8 +5,13 @@ import { relayToEnd } from "../support/relay-stream";
 
 const encoder = new TextEncoder();
 const event = (payload: object) => `data: ${JSON.stringify(payload)}\n\n`;
-const chunk = (content: string) => event({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }], usage: null });
-const usageOnly = event({ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } });
+const chunk = (content: string) =>
+  event({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }], usage: null });
+const usageOnly = event({
+  object: "chat.completion.chunk",
+  choices: [],
+  usage: { prompt_tokens: 3, completion_tokens: 4 },
+});
 const DONE = "data: [DONE]\n\n";
 const PLAIN = chunk("héllo ") + chunk("world") + usageOnly + DONE;
 const USAGE = { promptTokens: 3, completionTokens: 4, cachedTokens: 0, cacheWriteTokens: 0 };
@@ -25,7 +30,8 @@ async function relay(parts: string[], clientWantsUsage: boolean): Promise<{ body
 }
 
 /** The same stream split in the middle of an event, so the event-by-event relay handles it. */
-const eventByEvent = (text: string, clientWantsUsage: boolean) => relay([text.slice(0, 40), text.slice(40)], clientWantsUsage);
+const eventByEvent = (text: string, clientWantsUsage: boolean) =>
+  relay([text.slice(0, 40), text.slice(40)], clientWantsUsage);
 
 describe("a stream that arrived whole in one chunk", () => {
   test("is relayed as its events, less the usage-only chunk the client did not ask for, with the upstream's usage", () => {
@@ -36,14 +42,24 @@ describe("a stream that arrived whole in one chunk", () => {
     const ascii = PLAIN.replace("é", "e");
     const spacedUsage = PLAIN.replace('"usage":{', '"usage" :\t{');
     for (const text of [PLAIN, ascii, spacedUsage]) {
-      const usageEvent = text.slice(text.lastIndexOf("data: ", text.length - DONE.length - 1), text.length - DONE.length);
+      const usageEvent = text.slice(
+        text.lastIndexOf("data: ", text.length - DONE.length - 1),
+        text.length - DONE.length,
+      );
       expect(read(text, false)).toEqual({ body: text.replace(usageEvent, ""), usage: USAGE });
       expect(read(text, true)).toEqual({ body: text, usage: USAGE });
     }
   });
 
   test("gives the client and the bill exactly what the event-by-event relay gives", async () => {
-    const withUsageInContent = chunk("a") + event({ object: "chat.completion.chunk", choices: [{ index: 0, delta: {} }], usage: { prompt_tokens: 5, completion_tokens: 1 } }) + DONE;
+    const withUsageInContent =
+      chunk("a") +
+      event({
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: {} }],
+        usage: { prompt_tokens: 5, completion_tokens: 1 },
+      }) +
+      DONE;
     for (const text of [PLAIN, withUsageInContent, usageOnly + chunk("x") + DONE]) {
       for (const wantsUsage of [false, true]) {
         const whole = await relay([text], wantsUsage);
@@ -68,10 +84,17 @@ describe("a stream that arrived whole in one chunk", () => {
       "an unreadable usage event": `${chunk("a")}data: {"usage": {broken\n\n${DONE}`,
     };
     for (const [shape, text] of Object.entries(others)) {
-      expect({ shape, whole: relayWholeStream(encoder.encode(text), "chat", false) }).toEqual({ shape, whole: undefined });
+      expect({ shape, whole: relayWholeStream(encoder.encode(text), "chat", false) }).toEqual({
+        shape,
+        whole: undefined,
+      });
       const relayed = await relay([text], false);
       const split = await eventByEvent(text, false);
-      expect({ shape, body: relayed.body, usage: relayed.outcome.usage }).toEqual({ shape, body: split.body, usage: split.outcome.usage });
+      expect({ shape, body: relayed.body, usage: relayed.outcome.usage }).toEqual({
+        shape,
+        body: split.body,
+        usage: split.outcome.usage,
+      });
     }
   });
 

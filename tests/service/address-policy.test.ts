@@ -9,7 +9,14 @@ const allowed = (p: AddressPolicy, address: string, host = address) => p.refusal
 describe("the upstream address policy", () => {
   test("link-local and cloud-metadata addresses are refused unless root allows them; an allowed private range does not open them", () => {
     const ranges = policy(["0.0.0.0/0", "::/0"]);
-    for (const address of ["169.254.169.254", "169.254.0.23", "fe80::1", "100.100.100.200", "fd00:ec2::254", "168.63.129.16"]) {
+    for (const address of [
+      "169.254.169.254",
+      "169.254.0.23",
+      "fe80::1",
+      "100.100.100.200",
+      "fd00:ec2::254",
+      "168.63.129.16",
+    ]) {
       expect(allowed(ranges, address)).toBe(false);
       expect(allowed(policy([], true), address)).toBe(true);
     }
@@ -19,10 +26,22 @@ describe("the upstream address policy", () => {
 
   test("loopback, private, CGNAT, unique-local and unspecified addresses are allowed only for what root lists", () => {
     const none = policy();
-    for (const address of ["127.0.0.1", "::1", "10.1.2.3", "172.16.0.1", "192.168.1.20", "fc00::1", "100.64.0.1", "0.0.0.0", "::ffff:127.0.0.1"]) {
+    for (const address of [
+      "127.0.0.1",
+      "::1",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.20",
+      "fc00::1",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::ffff:127.0.0.1",
+    ]) {
       expect(allowed(none, address)).toBe(false);
     }
-    expect(none.refusal("localhost", "::ffff:127.0.0.1")).toBe("upstream address 127.0.0.1 is not allowed by the upstream address policy (loopback, not in the allowed private ranges)");
+    expect(none.refusal("localhost", "::ffff:127.0.0.1")).toBe(
+      "upstream address 127.0.0.1 is not allowed by the upstream address policy (loopback, not in the allowed private ranges)",
+    );
     const lan = policy(["192.168.1.0/24", "10.0.0.5", "ollama.lan"]);
     expect(allowed(lan, "192.168.1.20")).toBe(true);
     expect(allowed(lan, "192.168.2.20")).toBe(false);
@@ -38,7 +57,12 @@ describe("the upstream address policy", () => {
 
   test("the allowed list takes addresses, CIDR ranges and host names, and refuses anything else by name", () => {
     const fail = (entry: string) => new Error(`bad ${entry}`);
-    expect(normalizeAllowList("127.0.0.1/8, [::1]\nOllama.LAN,10.0.0.5", fail)).toEqual(["127.0.0.1/8", "::1", "ollama.lan", "10.0.0.5"]);
+    expect(normalizeAllowList("127.0.0.1/8, [::1]\nOllama.LAN,10.0.0.5", fail)).toEqual([
+      "127.0.0.1/8",
+      "::1",
+      "ollama.lan",
+      "10.0.0.5",
+    ]);
     expect(() => normalizeAllowList("10.0.0.0/33", fail)).toThrow("bad 10.0.0.0/33");
     expect(() => normalizeAllowList("http://x", fail)).toThrow("bad http://x");
   });

@@ -16,19 +16,58 @@ async function newCaller(ctx: ServiceContext, quota: number, tokenRemain?: numbe
   const username = `charge-${++names}`;
   await ctx.db.k
     .insertInto("users")
-    .values({ username, password: "x", aff_code: `c-${username}`, created_at: 1, email: null, access_token_hash: null, deleted_at: null, quota })
+    .values({
+      username,
+      password: "x",
+      aff_code: `c-${username}`,
+      created_at: 1,
+      email: null,
+      access_token_hash: null,
+      deleted_at: null,
+      quota,
+    })
     .execute();
-  const user = await ctx.db.k.selectFrom("users").selectAll().where("username", "=", username).executeTakeFirstOrThrow();
+  const user = await ctx.db.k
+    .selectFrom("users")
+    .selectAll()
+    .where("username", "=", username)
+    .executeTakeFirstOrThrow();
   if (tokenRemain === undefined) return { user, token: null, group: "default" };
   const hash = `charge-h-${names}`;
-  await ctx.db.k.insertInto("tokens").values({ user_id: user.id, key_hash: hash, key_sealed: "", key_masked: "", name: "t", created_time: 1, remain_quota: tokenRemain, deleted_at: null }).execute();
+  await ctx.db.k
+    .insertInto("tokens")
+    .values({
+      user_id: user.id,
+      key_hash: hash,
+      key_sealed: "",
+      key_masked: "",
+      name: "t",
+      created_time: 1,
+      remain_quota: tokenRemain,
+      deleted_at: null,
+    })
+    .execute();
   const token = await ctx.db.k.selectFrom("tokens").selectAll().where("key_hash", "=", hash).executeTakeFirstOrThrow();
   return { user, token, group: "default" };
 }
 
-function callOf(ctx: ServiceContext, caller: ChargedCall["caller"], model: string, body: Record<string, unknown>): ChargedCall {
+function callOf(
+  ctx: ServiceContext,
+  caller: ChargedCall["caller"],
+  model: string,
+  body: Record<string, unknown>,
+): ChargedCall {
   const json = { model, ...body };
-  return { ctx, caller, endpoint: chat, req: { model, stream: false, raw: JSON.stringify(json), json }, requestId: `req-${++names}`, ip: "127.0.0.1", startedAt: Date.now(), channelsTried: [] };
+  return {
+    ctx,
+    caller,
+    endpoint: chat,
+    req: { model, stream: false, raw: JSON.stringify(json), json },
+    requestId: `req-${++names}`,
+    ip: "127.0.0.1",
+    startedAt: Date.now(),
+    channelsTried: [],
+  };
 }
 
 const hello = { messages: [{ role: "user", content: "hi" }] };
@@ -40,7 +79,12 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
   const available = (userId: number) => ctx.relay.book.availableOf(userId);
   async function lastLog(userId: number) {
     await ctx.relay.book.flush();
-    return ctx.db.k.selectFrom("logs").selectAll().where("user_id", "=", userId).orderBy("id", "desc").executeTakeFirstOrThrow();
+    return ctx.db.k
+      .selectFrom("logs")
+      .selectAll()
+      .where("user_id", "=", userId)
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
   }
 
   beforeAll(async () => {
@@ -84,14 +128,39 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     // (100 + 50 × 3) × model 2 × group 0.5 (cheap, not the first route group's 4).
     expect(await available(caller.user.id)).toBe(100_000 - 250);
     const log = await lastLog(caller.user.id);
-    expect(log).toMatchObject({ quota: 250, prompt_tokens: 100, completion_tokens: 50, channel_id: 7, group: "cheap", model_name: "tok-model", request_id: call.requestId, content: "" });
+    expect(log).toMatchObject({
+      quota: 250,
+      prompt_tokens: 100,
+      completion_tokens: 50,
+      channel_id: 7,
+      group: "cheap",
+      model_name: "tok-model",
+      request_id: call.requestId,
+      content: "",
+    });
     const other = JSON.parse(log.other!);
-    expect(other).toMatchObject({ frt: 42, model_ratio: 2, completion_ratio: 3, group_ratio: 0.5, upstream_model_name: "upstream-tok", is_model_mapped: true, usage_source: "upstream" });
+    expect(other).toMatchObject({
+      frt: 42,
+      model_ratio: 2,
+      completion_ratio: 3,
+      group_ratio: 0.5,
+      upstream_model_name: "upstream-tok",
+      is_model_mapped: true,
+      usage_source: "upstream",
+    });
     expect(other.admin_info.use_channel).toEqual([3, 7]);
-    const row = await ctx.db.k.selectFrom("users").select("quota").where("id", "=", caller.user.id).executeTakeFirstOrThrow();
+    const row = await ctx.db.k
+      .selectFrom("users")
+      .select("quota")
+      .where("id", "=", caller.user.id)
+      .executeTakeFirstOrThrow();
     expect(row.quota).toBe(100_000 - 250);
     await ctx.relay.rollup.flush();
-    const rolled = await ctx.db.k.selectFrom("quota_data").select(["quota", "token_used", "count"]).where("user_id", "=", caller.user.id).executeTakeFirstOrThrow();
+    const rolled = await ctx.db.k
+      .selectFrom("quota_data")
+      .select(["quota", "token_used", "count"])
+      .where("user_id", "=", caller.user.id)
+      .executeTakeFirstOrThrow();
     expect(rolled).toMatchObject({ quota: 250, token_used: 150, count: 1 });
   });
 
@@ -115,7 +184,10 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     expect(log).toMatchObject({ prompt_tokens: counted.promptTokens, completion_tokens: counted.completionTokens });
     expect(log.quota).toBe((counted.promptTokens + counted.completionTokens * 3) * 2);
     expect(log.content).toContain("counted by the gateway");
-    expect(JSON.parse(log.other!)).toMatchObject({ usage_source: "estimated", stream_status: { status: "ok", end_reason: "eof" } });
+    expect(JSON.parse(log.other!)).toMatchObject({
+      usage_source: "estimated",
+      stream_status: { status: "ok", end_reason: "eof" },
+    });
   });
 
   test("a per-call price holds and bills once per requested choice (n), and only once settled", async () => {
@@ -143,7 +215,9 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
 
   test("an unpriced model is refused with 400 model_price_error and holds nothing", async () => {
     const caller = await newCaller(ctx, 100_000);
-    const opened = Promise.resolve().then(() => CallCharge.open(callOf(ctx, caller, "nobody-priced-this", hello), "default"));
+    const opened = Promise.resolve().then(() =>
+      CallCharge.open(callOf(ctx, caller, "nobody-priced-this", hello), "default"),
+    );
     expect(refusal(await opened.catch((e) => e))).toEqual({ status: 400, code: "model_price_error" });
     expect(await available(caller.user.id)).toBe(100_000);
   });
@@ -178,7 +252,10 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     await available(broke.user.id);
     let turns = 0;
     const tick = setInterval(() => turns++, 0);
-    const opening = CallCharge.open(callOf(ctx, broke, "tok-model", { messages: [{ role: "user", content: longPrompt(40_000) }] }), "default");
+    const opening = CallCharge.open(
+      callOf(ctx, broke, "tok-model", { messages: [{ role: "user", content: longPrompt(40_000) }] }),
+      "default",
+    );
     const outcome = await Promise.resolve(opening).catch((e) => e);
     clearInterval(tick);
     expect(refusal(outcome)).toEqual({ status: 403, code: "insufficient_user_quota" });

@@ -6,7 +6,15 @@ import type { Charge } from "../../src/service/billing/charges";
 import { ChargeJournal, ensureJournalDir, orphanJournals } from "../../src/service/billing/journal";
 import { thisWriter, writerLabel } from "../../src/service/billing/writer";
 
-const charge = (quota: number): Charge => ({ userId: 1, tokenId: 2, tokenUnlimited: false, channelId: 3, quota, debit: true, log: null });
+const charge = (quota: number): Charge => ({
+  userId: 1,
+  tokenId: 2,
+  tokenUnlimited: false,
+  channelId: 3,
+  quota,
+  debit: true,
+  log: null,
+});
 /** A pid no process has (above Linux's pid limit). */
 const GONE = 4_194_400;
 
@@ -31,11 +39,35 @@ describe("the charge journal", () => {
 
   test("what a journal writes is read back whole, log rows included, once its writer is gone", () => {
     const log = {
-      user_id: 1, created_at: 1_795_000_000, type: 2, content: "", username: "ann", token_name: "key \"one\"", token_id: 2,
-      model_name: "gpt-4o", quota: 42, prompt_tokens: 30, completion_tokens: 12, use_time: 1, is_stream: 1, channel_id: 3,
-      group: "default", ip: "10.0.0.1", request_id: "20261121000000abcdefghijkl", other: JSON.stringify({ frt: 5, note: "line\nbreak" }),
+      user_id: 1,
+      created_at: 1_795_000_000,
+      type: 2,
+      content: "",
+      username: "ann",
+      token_name: 'key "one"',
+      token_id: 2,
+      model_name: "gpt-4o",
+      quota: 42,
+      prompt_tokens: 30,
+      completion_tokens: 12,
+      use_time: 1,
+      is_stream: 1,
+      channel_id: 3,
+      group: "default",
+      ip: "10.0.0.1",
+      request_id: "20261121000000abcdefghijkl",
+      other: JSON.stringify({ frt: 5, note: "line\nbreak" }),
     };
-    const written: Charge[] = [{ ...charge(42), log }, charge(7), { ...charge(0), debit: false, tokenUnlimited: true, log: { user_id: 1, created_at: 1_795_000_001, type: 5, content: "failed" } }];
+    const written: Charge[] = [
+      { ...charge(42), log },
+      charge(7),
+      {
+        ...charge(0),
+        debit: false,
+        tokenUnlimited: true,
+        log: { user_id: 1, created_at: 1_795_000_001, type: 5, content: "failed" },
+      },
+    ];
     const journal = new ChargeJournal(dir, "db-a");
     for (const c of written) journal.append(c);
     journal.close(false);
@@ -46,7 +78,10 @@ describe("the charge journal", () => {
   });
 
   test("a journal of another database, or of this process, is left alone", () => {
-    writeFileSync(join(dir, `${GONE}-y.jnl`), `${JSON.stringify({ database: "db-b" })}\n${JSON.stringify(charge(5))}\n`);
+    writeFileSync(
+      join(dir, `${GONE}-y.jnl`),
+      `${JSON.stringify({ database: "db-b" })}\n${JSON.stringify(charge(5))}\n`,
+    );
     const own = new ChargeJournal(dir, "db-a");
     own.append(charge(7));
     expect(orphanJournals(dir, "db-a")).toEqual([]);
@@ -56,7 +91,10 @@ describe("the charge journal", () => {
   });
 
   test("a claimed journal goes back when its recovery fails, for the next start", () => {
-    writeFileSync(join(dir, `${GONE}-z.jnl`), `${JSON.stringify({ database: "db-a" })}\n${JSON.stringify(charge(5))}\n`);
+    writeFileSync(
+      join(dir, `${GONE}-z.jnl`),
+      `${JSON.stringify({ database: "db-a" })}\n${JSON.stringify(charge(5))}\n`,
+    );
     const [orphan] = orphanJournals(dir, "db-a");
     expect(readdirSync(dir)).toEqual([`${GONE}-z.jnl.recovering-${writerLabel(thisWriter)}`]);
     orphan!.release();
@@ -67,11 +105,16 @@ describe("the charge journal", () => {
 test("a journal folder that cannot be written stops the start with a message naming BILLING_JOURNAL_DIR", () => {
   const file = join(dir, "not-a-folder");
   writeFileSync(file, "");
-  expect(() => ensureJournalDir(join(file, "journal"))).toThrow(/billing journal folder .* cannot be written \(ENOTDIR\); set BILLING_JOURNAL_DIR/);
+  expect(() => ensureJournalDir(join(file, "journal"))).toThrow(
+    /billing journal folder .* cannot be written \(ENOTDIR\); set BILLING_JOURNAL_DIR/,
+  );
 });
 
 test("a recovery that a dead process had claimed but not finished is taken over; one in progress here is not taken twice", () => {
-  writeFileSync(join(dir, `${GONE}-w.jnl.recovering-${GONE + 1}`), `${JSON.stringify({ database: "db-a" })}\n${JSON.stringify(charge(9))}\n`);
+  writeFileSync(
+    join(dir, `${GONE}-w.jnl.recovering-${GONE + 1}`),
+    `${JSON.stringify({ database: "db-a" })}\n${JSON.stringify(charge(9))}\n`,
+  );
   const [orphan, ...rest] = orphanJournals(dir, "db-a");
   expect(rest).toEqual([]);
   expect(orphan!.name).toBe(`${GONE}-w.jnl`);

@@ -17,10 +17,29 @@ describe("text is counted with the model's OpenAI encoding", () => {
   });
 
   test("o200k_base for gpt-4o, gpt-4.1, gpt-5 and o-series; cl100k_base for gpt-4, gpt-3.5 and embeddings; o200k_base otherwise", () => {
-    for (const model of ["gpt-4o", "gpt-4o-mini", "chatgpt-4o-latest", "gpt-4.1-nano", "gpt-5", "o1", "o3-mini", "o4-mini", "claude-sonnet-4-20250514", "deepseek-chat"]) {
+    for (const model of [
+      "gpt-4o",
+      "gpt-4o-mini",
+      "chatgpt-4o-latest",
+      "gpt-4.1-nano",
+      "gpt-5",
+      "o1",
+      "o3-mini",
+      "o4-mini",
+      "claude-sonnet-4-20250514",
+      "deepseek-chat",
+    ]) {
       expect([model, encodingFor(model)]).toEqual([model, "o200k_base"]);
     }
-    for (const model of ["gpt-4", "gpt-4-turbo", "gpt-4-0613", "gpt-3.5-turbo", "text-embedding-3-small", "text-embedding-ada-002", "openai/gpt-4"]) {
+    for (const model of [
+      "gpt-4",
+      "gpt-4-turbo",
+      "gpt-4-0613",
+      "gpt-3.5-turbo",
+      "text-embedding-3-small",
+      "text-embedding-ada-002",
+      "openai/gpt-4",
+    ]) {
       expect([model, encodingFor(model)]).toEqual([model, "cl100k_base"]);
     }
   });
@@ -37,11 +56,22 @@ describe("text is counted with the model's OpenAI encoding", () => {
 
 /** The example of OpenAI's cookbook "How to count tokens with tiktoken", verified there against the API. */
 const COOKBOOK_MESSAGES = [
-  { role: "system", content: "You are a helpful, pattern-following assistant that translates corporate jargon into plain English." },
+  {
+    role: "system",
+    content: "You are a helpful, pattern-following assistant that translates corporate jargon into plain English.",
+  },
   { role: "system", name: "example_user", content: "New synergies will help drive top-line growth." },
   { role: "system", name: "example_assistant", content: "Things working well together will increase revenue." },
-  { role: "system", name: "example_user", content: "Let's circle back when we have more bandwidth to touch base on opportunities for increased leverage." },
-  { role: "system", name: "example_assistant", content: "Let's talk later when we're less busy about how to do better." },
+  {
+    role: "system",
+    name: "example_user",
+    content: "Let's circle back when we have more bandwidth to touch base on opportunities for increased leverage.",
+  },
+  {
+    role: "system",
+    name: "example_assistant",
+    content: "Let's talk later when we're less busy about how to do better.",
+  },
   { role: "user", content: "This late pivot means we don't have time to boil the ocean for the client deliverable." },
 ];
 
@@ -58,12 +88,18 @@ describe("OpenAI chat format adds 3 per message, 3 per name, 8 per tool and 3 fo
   test("a tool costs 8 plus its name, description and parameter schema", () => {
     const parameters = { type: "object", properties: { city: { type: "string" } } };
     const tool = { type: "function", function: { name: "get_weather", description: "Weather of a city", parameters } };
-    const text = ["get_weather", "Weather of a city", JSON.stringify(parameters)].reduce((n, s) => n + countTextTokens("gpt-4o", s), 0);
+    const text = ["get_weather", "Weather of a city", JSON.stringify(parameters)].reduce(
+      (n, s) => n + countTextTokens("gpt-4o", s),
+      0,
+    );
     expect(estimateChatPromptTokens("gpt-4o", [], [tool])).toBe(3 + 8 + text);
   });
 
   test("the cookbook example: the tokenizer matches the API's count, and the dialect's rule differs only by roles and names", () => {
-    for (const [model, apiCount] of [["gpt-4", 129], ["gpt-4o", 124]] as const) {
+    for (const [model, apiCount] of [
+      ["gpt-4", 129],
+      ["gpt-4o", 124],
+    ] as const) {
       // The cookbook's rule: 3 per message, every field's text (roles included), 1 per name, 3 for the reply.
       let cookbook = 3;
       for (const message of COOKBOOK_MESSAGES) {
@@ -82,13 +118,17 @@ describe("OpenAI chat format adds 3 per message, 3 per name, 8 per tool and 3 fo
       { type: "image_url", image_url: { url: "https://example.com/a.png", detail: "low" } },
       { type: "image_url", image_url: { url: "https://example.com/b.png" } },
     ];
-    expect(estimateChatPromptTokens("gpt-4o", [{ role: "user", content }])).toBe(2 + IMAGE_LOW_DETAIL_TOKENS + IMAGE_TOKENS + 3 + 3);
+    expect(estimateChatPromptTokens("gpt-4o", [{ role: "user", content }])).toBe(
+      2 + IMAGE_LOW_DETAIL_TOKENS + IMAGE_TOKENS + 3 + 3,
+    );
   });
 
   test("assistant tool calls count their name and arguments; null content counts nothing", () => {
     const call = { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } };
     const tokens = estimateChatPromptTokens("gpt-4o", [{ role: "assistant", content: null, tool_calls: [call] }]);
-    expect(tokens).toBe(countTextTokens("gpt-4o", "get_weather") + countTextTokens("gpt-4o", '{"city":"Paris"}') + 3 + 3);
+    expect(tokens).toBe(
+      countTextTokens("gpt-4o", "get_weather") + countTextTokens("gpt-4o", '{"city":"Paris"}') + 3 + 3,
+    );
   });
 
   test("malformed messages do not throw", () => {
@@ -101,7 +141,12 @@ describe("inputs of embeddings and completions", () => {
     expect(estimateInputTokens("text-embedding-3-small", "hello world")).toBe(2);
     expect(estimateInputTokens("text-embedding-3-small", ["hello world", "tiktoken is great!"])).toBe(8);
     expect(estimateInputTokens("text-embedding-3-small", [15339, 1917])).toBe(2);
-    expect(estimateInputTokens("text-embedding-3-small", [[15339, 1917], [1, 2, 3]])).toBe(5);
+    expect(
+      estimateInputTokens("text-embedding-3-small", [
+        [15339, 1917],
+        [1, 2, 3],
+      ]),
+    ).toBe(5);
     expect(estimateInputTokens("text-embedding-3-small", [])).toBe(0);
     expect(estimateInputTokens("text-embedding-3-small", undefined)).toBe(0);
   });

@@ -7,7 +7,15 @@ import type { Charge } from "../../src/service/billing/charges";
 import { ChargeJournal, orphanJournals } from "../../src/service/billing/journal";
 import { spawnUnreaped, untilZombie } from "../support/unreaped";
 
-const charge = (quota: number): Charge => ({ userId: 1, tokenId: 2, tokenUnlimited: false, channelId: 3, quota, debit: true, log: null });
+const charge = (quota: number): Charge => ({
+  userId: 1,
+  tokenId: 2,
+  tokenUnlimited: false,
+  channelId: 3,
+  quota,
+  debit: true,
+  log: null,
+});
 const journalText = () => `${JSON.stringify({ database: "db-a" })}\n${JSON.stringify(charge(5))}\n`;
 const startTimeOf = (pid: number) => readFileSync(`/proc/${pid}/stat`, "latin1").split(") ")[1]!.split(" ")[19]!;
 

@@ -10,11 +10,17 @@ const DAY = 86_400;
 
 describe.each(DIALECTS)("log cleanup, retention and totals on %s", (dialect) => {
   const s = useTestServer(dialect);
-  const add = (created_at: number, user_id = 1) => insertLog(s.ctx.db, { user_id, created_at, type: 4, content: `at ${created_at}` });
+  const add = (created_at: number, user_id = 1) =>
+    insertLog(s.ctx.db, { user_id, created_at, type: 4, content: `at ${created_at}` });
   const createdAts = async (below: number) =>
-    (await s.ctx.db.k.selectFrom("logs").select("created_at").where("created_at", "<", below).orderBy("created_at").execute()).map((row) =>
-      Number(row.created_at),
-    );
+    (
+      await s.ctx.db.k
+        .selectFrom("logs")
+        .select("created_at")
+        .where("created_at", "<", below)
+        .orderBy("created_at")
+        .execute()
+    ).map((row) => Number(row.created_at));
 
   test("cleanup deletes oldest first, a batch per statement, and only rows before the target", async () => {
     for (const at of [104, 100, 103, 101, 102, 150, 151]) await add(at);
@@ -51,7 +57,15 @@ describe.each(DIALECTS)("log cleanup, retention and totals on %s", (dialect) => 
       let now = 0;
       const totals = new LogTotals(s.ctx.db, 1000, () => now);
       const ownCount = async (userId: number) =>
-        Number((await s.ctx.db.k.selectFrom("logs").select((eb) => eb.fn.countAll().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await s.ctx.db.k
+              .selectFrom("logs")
+              .select((eb) => eb.fn.countAll().as("n"))
+              .where("user_id", "=", userId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       const expectExact = async () => {
         expect(await totals.count({})).toBe(await countRows(s.ctx, "logs"));
         expect(await totals.count({ userId: 7 })).toBe(await ownCount(7));

@@ -18,7 +18,8 @@ const refusal = (key: string, value: unknown) => {
 };
 
 /** The spec's option list (accounts-and-settings §3 'Option'). */
-const SPEC_KEYS = `Notice SystemName Logo HomePageContent About Footer ServerAddress WorkerUrl WorkerValidKey PayAddress EpayId
+const SPEC_KEYS =
+  `Notice SystemName Logo HomePageContent About Footer ServerAddress WorkerUrl WorkerValidKey PayAddress EpayId
 EpayKey CustomCallbackAddress Price MinTopUp TopupGroupRatio PayMethods PasswordLoginEnabled PasswordRegisterEnabled
 EmailVerificationEnabled RegisterEnabled GitHubOAuthEnabled LinuxDOOAuthEnabled WeChatAuthEnabled TelegramOAuthEnabled
 TurnstileCheckEnabled EmailDomainRestrictionEnabled EmailAliasRestrictionEnabled SMTPSSLEnabled EmailDomainWhitelist SMTPServer
@@ -46,16 +47,30 @@ describe("the option registry", () => {
   test("the spec's defaults: Price 7.3, USDExchangeRate 7.3, MinTopUp 1, DataExportInterval 5, SMTPPort 587, SystemName Tollgate", () => {
     const defaults = Object.fromEntries(OPTION_DEFS.map((d) => [d.key, d.default]));
     expect(defaults).toMatchObject({
-      Price: "7.3", USDExchangeRate: "7.3", MinTopUp: "1", DataExportInterval: "5", SMTPPort: "587",
-      SystemName: "Tollgate", DataExportDefaultTime: "hour", QuotaPerUnit: "500000",
+      Price: "7.3",
+      USDExchangeRate: "7.3",
+      MinTopUp: "1",
+      DataExportInterval: "5",
+      SMTPPort: "587",
+      SystemName: "Tollgate",
+      DataExportDefaultTime: "hour",
+      QuotaPerUnit: "500000",
     });
   });
 
   test("credentials are secret; public identifiers (client ids, Turnstile site key) are not", () => {
-    const secret = OPTION_DEFS.filter((d) => d.secret).map((d) => d.key).sort();
+    const secret = OPTION_DEFS.filter((d) => d.secret)
+      .map((d) => d.key)
+      .sort();
     expect(secret).toEqual([
-      "EpayKey", "GitHubClientSecret", "LinuxDOClientSecret", "SMTPToken", "TelegramBotToken",
-      "TurnstileSecretKey", "WeChatServerToken", "WorkerValidKey",
+      "EpayKey",
+      "GitHubClientSecret",
+      "LinuxDOClientSecret",
+      "SMTPToken",
+      "TelegramBotToken",
+      "TurnstileSecretKey",
+      "WeChatServerToken",
+      "WorkerValidKey",
     ]);
     for (const def of OPTION_DEFS) {
       if (/(Token|Secret|SecretKey|ValidKey)$|^EpayKey$/.test(def.key)) expect(def.secret).toBe(true);
@@ -102,18 +117,33 @@ describe("option validation and normalization", () => {
   });
 
   test("JSON options must parse: 'not a valid JSON string'", () => {
-    for (const key of ["TopupGroupRatio", "PayMethods", "GroupRatio", "UserUsableGroups", "GroupGroupRatio", "AutoGroups", "ModelPrice", "ModelRatio", "CompletionRatio", "Chats"]) {
+    for (const key of [
+      "TopupGroupRatio",
+      "PayMethods",
+      "GroupRatio",
+      "UserUsableGroups",
+      "GroupGroupRatio",
+      "AutoGroups",
+      "ModelPrice",
+      "ModelRatio",
+      "CompletionRatio",
+      "Chats",
+    ]) {
       expect(refusal(key, "{not json")).toBe(`${key} is not a valid JSON string`);
       expect(refusal(key, "")).toBe(`${key} is not a valid JSON string`);
     }
   });
 
   test("JSON options must have the shape their readers expect", () => {
-    expect(refusal("ModelRatio", '{"gpt-4o": "cheap"}')).toBe("ModelRatio must be a JSON object of non-negative numbers");
+    expect(refusal("ModelRatio", '{"gpt-4o": "cheap"}')).toBe(
+      "ModelRatio must be a JSON object of non-negative numbers",
+    );
     expect(refusal("GroupRatio", '{"vip": -1}')).toBe("GroupRatio must be a JSON object of non-negative numbers");
     expect(refusal("GroupRatio", "[1]")).toBe("GroupRatio must be a JSON object of non-negative numbers");
     expect(refusal("UserUsableGroups", '{"vip": 2}')).toBe("UserUsableGroups must be a JSON object of strings");
-    expect(refusal("GroupGroupRatio", '{"vip": 0.9}')).toBe("GroupGroupRatio must be a JSON object of JSON objects of non-negative numbers");
+    expect(refusal("GroupGroupRatio", '{"vip": 0.9}')).toBe(
+      "GroupGroupRatio must be a JSON object of JSON objects of non-negative numbers",
+    );
     expect(refusal("AutoGroups", '["default", 3]')).toBe("AutoGroups must be a JSON array of non-empty strings");
     expect(refusal("PayMethods", '"alipay"')).toBe("PayMethods must be a JSON array of objects");
     expect(normalize("GroupGroupRatio", '{ "vip": { "default": 0.9 } }')).toBe('{"vip":{"default":0.9}}');
@@ -129,7 +159,9 @@ describe("option validation and normalization", () => {
     expect(normalize("AutomaticDisableStatusCodes", " 401, 403 ,500-599 ")).toBe("401,403,500-599");
     expect(normalize("AutomaticDisableStatusCodes", "")).toBe("");
     for (const bad of ["40", "401-400", "500-600", "abc"]) {
-      expect(refusal("AutomaticRetryStatusCodes", bad)).toBe("AutomaticRetryStatusCodes must list HTTP status codes or ranges, e.g. 401,500-599");
+      expect(refusal("AutomaticRetryStatusCodes", bad)).toBe(
+        "AutomaticRetryStatusCodes must list HTTP status codes or ranges, e.g. 401,500-599",
+      );
     }
   });
 
@@ -206,7 +238,8 @@ describe.each(DIALECTS)("option persistence on %s", (dialect) => {
     await store.set("ModelPrice", '{"custom":0.5}');
     await store.reset(["ModelRatio", "ModelPrice"]);
     const again = await loaded();
-    for (const key of ["ModelRatio", "ModelPrice"] as const) expect(again.raw(key)).toBe(OPTION_BY_KEY.get(key)!.default);
+    for (const key of ["ModelRatio", "ModelPrice"] as const)
+      expect(again.raw(key)).toBe(OPTION_BY_KEY.get(key)!.default);
   });
 
   describe("server address required before saving payment", () => {

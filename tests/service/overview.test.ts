@@ -29,14 +29,22 @@ describe.each(DIALECTS)("the TUI's overview and log tail on %s", (dialect) => {
     ctx = await openTestContext(database);
     await bootstrapRoot(ctx);
     root = (await findFirstLiveRoot(ctx.db, Role.Root))!;
-    common = (await userRow(ctx, (await createUserAsAdmin(ctx, root, { username: "plain", password: "password-1234" })).id)) as UserRow;
+    common = (await userRow(
+      ctx,
+      (
+        await createUserAsAdmin(ctx, root, { username: "plain", password: "password-1234" })
+      ).id,
+    )) as UserRow;
   });
   afterAll(async () => {
     await ctx.close();
     await database.drop();
   });
 
-  const row = (created_at: number, fields: { model?: string; user?: string; type?: number; quota?: number; tokens?: [number, number] } = {}) =>
+  const row = (
+    created_at: number,
+    fields: { model?: string; user?: string; type?: number; quota?: number; tokens?: [number, number] } = {},
+  ) =>
     insertLog(ctx.db, {
       user_id: common.id,
       username: fields.user ?? "u1",
@@ -60,7 +68,12 @@ describe.each(DIALECTS)("the TUI's overview and log tail on %s", (dialect) => {
 
     test("requests and tokens per minute are the consume rows of the last 60 s; quota and requests today are today's consume rows", async () => {
       const o = await openOverview(ctx, root).read(NOON);
-      expect({ rpm: o.requestsPerMinute, tpm: o.tokensPerMinute, quota: o.quotaToday, requests: o.requestsToday }).toEqual({
+      expect({
+        rpm: o.requestsPerMinute,
+        tpm: o.tokensPerMinute,
+        quota: o.quotaToday,
+        requests: o.requestsToday,
+      }).toEqual({
         rpm: 2,
         tpm: 45,
         quota: 600,
@@ -74,9 +87,19 @@ describe.each(DIALECTS)("the TUI's overview and log tail on %s", (dialect) => {
     });
 
     test("the error rate is error rows over error and consume rows of the last hour, and not recorded while ErrorLogEnabled is off", async () => {
-      expect((await openOverview(ctx, root).read(NOON)).errors).toEqual({ failed: 1, calls: 4, rate: null, recorded: false });
+      expect((await openOverview(ctx, root).read(NOON)).errors).toEqual({
+        failed: 1,
+        calls: 4,
+        rate: null,
+        recorded: false,
+      });
       await ctx.options.set("ErrorLogEnabled", true);
-      expect((await openOverview(ctx, root).read(NOON)).errors).toEqual({ failed: 1, calls: 4, rate: 0.25, recorded: true });
+      expect((await openOverview(ctx, root).read(NOON)).errors).toEqual({
+        failed: 1,
+        calls: 4,
+        rate: 0.25,
+        recorded: true,
+      });
       await ctx.options.set("ErrorLogEnabled", false);
     });
 
@@ -88,7 +111,10 @@ describe.each(DIALECTS)("the TUI's overview and log tail on %s", (dialect) => {
       const later = NOON + SETTLE_SECONDS + 5;
       const first = await feed.read(later);
       expect(await feed.read(later)).toEqual(first);
-      expect(await feed.read(later + 30)).toEqual({ ...(await openOverview(ctx, root).read(later + 30)), at: later + 30 });
+      expect(await feed.read(later + 30)).toEqual({
+        ...(await openOverview(ctx, root).read(later + 30)),
+        at: later + 30,
+      });
       expect(first.quotaToday).toBe(700);
       const tomorrow = await feed.read(startOfDay(NOON) + DAY + 60);
       expect({ quota: tomorrow.quotaToday, models: tomorrow.topModels }).toEqual({ quota: 0, models: [] });

@@ -30,11 +30,17 @@ describe("quota = round(group × model × (prompt − cached + cached × cache r
     expect(quotaFor(price, usage, 500000)).toBe(Math.round(1.5 * (500 + 300 * 0.1 + 200 * 1.25 + 100 * 5)));
   });
   test("half rounds away from zero", () => {
-    expect(quotaFor(ratio({ modelRatio: 0.5 }), { promptTokens: 3, completionTokens: 0, cachedTokens: 0 }, 500000)).toBe(2);
+    expect(
+      quotaFor(ratio({ modelRatio: 0.5 }), { promptTokens: 3, completionTokens: 0, cachedTokens: 0 }, 500000),
+    ).toBe(2);
   });
   test("a paid call that rounds to 0 costs 1; a free model (ratio 0) costs 0", () => {
-    expect(quotaFor(ratio({ modelRatio: 0.001 }), { promptTokens: 10, completionTokens: 0, cachedTokens: 0 }, 500000)).toBe(1);
-    expect(quotaFor(ratio({ modelRatio: 0 }), { promptTokens: 10, completionTokens: 5, cachedTokens: 0 }, 500000)).toBe(0);
+    expect(
+      quotaFor(ratio({ modelRatio: 0.001 }), { promptTokens: 10, completionTokens: 0, cachedTokens: 0 }, 500000),
+    ).toBe(1);
+    expect(quotaFor(ratio({ modelRatio: 0 }), { promptTokens: 10, completionTokens: 5, cachedTokens: 0 }, 500000)).toBe(
+      0,
+    );
   });
   test("nothing used costs nothing", () => {
     expect(quotaFor(ratio(), { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }, 500000)).toBe(0);
@@ -53,8 +59,18 @@ describe("quota = round(group × model × (prompt − cached + cached × cache r
 describe("a small prompt is reserved at the floor without counting", () => {
   const cases = [
     JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }),
-    JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "你好世界，这是一个测试" }, { role: "assistant", content: "🙂🙂🙂" }] }),
-    JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "f", parameters: {} } }] }),
+    JSON.stringify({
+      model: "gpt-4o",
+      messages: [
+        { role: "user", content: "你好世界，这是一个测试" },
+        { role: "assistant", content: "🙂🙂🙂" },
+      ],
+    }),
+    JSON.stringify({
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "x" }],
+      tools: [{ type: "function", function: { name: "f", parameters: {} } }],
+    }),
   ];
   test.each(cases)("the real count never exceeds what promptFitsIn allowed: %s", (raw) => {
     const body = JSON.parse(raw);
@@ -63,7 +79,9 @@ describe("a small prompt is reserved at the floor without counting", () => {
     expect(estimatePromptTokens("chat", body.model, body)).toBeLessThanOrEqual(limit);
   });
   test("media parts always get counted", () => {
-    const raw = JSON.stringify({ messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "http://x/a.png" } }] }] });
+    const raw = JSON.stringify({
+      messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "http://x/a.png" } }] }],
+    });
     expect(promptFitsIn(raw, 10_000)).toBe(false);
   });
 });

@@ -22,7 +22,11 @@ async function rawSecrets(database: TestDatabase) {
     const channels = await db.k.selectFrom("channels").select("key").execute();
     const options = await db.k.selectFrom("options").select(["key", "value"]).where("key", "=", "SMTPToken").execute();
     const internals = await db.k.selectFrom("internals").select(["key", "value"]).execute();
-    return { channelKeys: channels.map((c) => c.key), smtpToken: options[0]?.value, internals: new Map(internals.map((r) => [r.key, r.value])) };
+    return {
+      channelKeys: channels.map((c) => c.key),
+      smtpToken: options[0]?.value,
+      internals: new Map(internals.map((r) => [r.key, r.value])),
+    };
   } finally {
     await db.close();
   }
@@ -33,11 +37,20 @@ async function legacyDatabase(db: Db, legacySecret: string, rawTokenKey: string)
   await migrate(db);
   await db.k.insertInto("internals").values({ key: "session_secret", value: legacySecret }).execute();
   await db.k.insertInto("options").values({ key: "SMTPToken", value: SMTP_TOKEN }).execute();
-  await db.k.insertInto("channels").values({ type: 1, key: CHANNEL_KEY, name: "old", models: "m", group: "default", created_time: 1 }).execute();
-  await db.k.insertInto("users").values({ username: "owner", password: "x", aff_code: "aff001", created_at: 1 }).execute();
+  await db.k
+    .insertInto("channels")
+    .values({ type: 1, key: CHANNEL_KEY, name: "old", models: "m", group: "default", created_time: 1 })
+    .execute();
+  await db.k
+    .insertInto("users")
+    .values({ username: "owner", password: "x", aff_code: "aff001", created_at: 1 })
+    .execute();
   const owner = await db.k.selectFrom("users").select("id").executeTakeFirstOrThrow();
   const forms = storedFormsOf({ secret: legacySecret }, rawTokenKey);
-  await db.k.insertInto("tokens").values({ user_id: owner.id, name: "t", created_time: 1, ...forms }).execute();
+  await db.k
+    .insertInto("tokens")
+    .values({ user_id: owner.id, name: "t", created_time: 1, ...forms })
+    .execute();
 }
 
 describe.each(DIALECTS)("secrets at rest on %s", (dialect) => {
@@ -87,7 +100,9 @@ describe.each(DIALECTS)("secrets at rest on %s", (dialect) => {
     const keyFile = join(database.sqlitePath, "..", "tollgate.key");
     expect(readFileSync(keyFile, "utf8").trim()).toBe(legacy);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-    expect(ctx.secretKey.notices[0]).toBe(`[secrets] moved the secret key out of the database into ${ctx.config.secretKeyFile}`);
+    expect(ctx.secretKey.notices[0]).toBe(
+      `[secrets] moved the secret key out of the database into ${ctx.config.secretKeyFile}`,
+    );
     const raw = await rawSecrets(database);
     expect(raw.internals.has("session_secret")).toBe(false);
     expect(raw.channelKeys[0]).toMatch(/^enc:v1:/);
@@ -123,7 +138,9 @@ describe.each(DIALECTS)("secrets at rest on %s", (dialect) => {
     const before = await rawSecrets(database);
     writeFileSync(first.config.secretKeyFile, `${randomAlphanumeric(64)}\n`);
     await expect(openTestContext(database)).rejects.toThrow(`${WRONG_KEY} (the key of ${first.config.secretKeyFile})`);
-    await expect(openTestContext(database, { SESSION_SECRET: "not-the-key-that-encrypted-them-0000" })).rejects.toThrow(WRONG_KEY);
+    await expect(openTestContext(database, { SESSION_SECRET: "not-the-key-that-encrypted-them-0000" })).rejects.toThrow(
+      WRONG_KEY,
+    );
     expect(await rawSecrets(database)).toEqual(before);
   });
 

@@ -90,7 +90,11 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
     test("an expired session names nobody", async () => {
       const ctx = await instance();
       const id = await ctx.sessions.create(46);
-      await ctx.db.k.updateTable("sessions").set({ expires_at: Math.floor(Date.now() / 1000) - 1 }).where("user_id", "=", 46).execute();
+      await ctx.db.k
+        .updateTable("sessions")
+        .set({ expires_at: Math.floor(Date.now() / 1000) - 1 })
+        .where("user_id", "=", 46)
+        .execute();
       expect(await ctx.sessions.userOf(id)).toBeUndefined();
     });
   });
@@ -132,7 +136,11 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
       const after = await instance();
       expect(after.secret).toBe(before.secret);
       expect(await after.sessions.userOf(id)).toBe(49);
-      const stored = await after.db.k.selectFrom("internals").select("value").where("key", "=", "session_secret").execute();
+      const stored = await after.db.k
+        .selectFrom("internals")
+        .select("value")
+        .where("key", "=", "session_secret")
+        .execute();
       expect(stored).toEqual([]);
       expect(after.secret).toMatch(/^[0-9A-Za-z]{64}$/);
       expect(after.secretKey.source).toBe(after.config.secretKeyFile);

@@ -20,7 +20,9 @@ function compileErrors(files: Record<string, string>): string[] {
       files: Object.keys(files).map((name) => join(dir, name)),
     };
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
-    const run = Bun.spawnSync([join(ROOT, "node_modules/.bin/tsc"), "--noEmit", "--pretty", "false", "-p", dir], { cwd: ROOT });
+    const run = Bun.spawnSync([join(ROOT, "node_modules/.bin/tsc"), "--noEmit", "--pretty", "false", "-p", dir], {
+      cwd: ROOT,
+    });
     const output = run.stdout.toString() + run.stderr.toString();
     const errors = [...output.matchAll(/([\w.-]+\.ts)\((\d+),\d+\): error TS\d+/g)].map((m) => `${m[1]}:${m[2]}`);
     if (run.exitCode !== 0 && errors.length === 0) throw new Error(`tsc failed without a located error:\n${output}`);
@@ -40,7 +42,16 @@ describe("option keys are one list shared by server and console", () => {
 
   test("a key from outside is an option key only when listed, by its exact name", () => {
     for (const key of Object.keys(OPTION_KINDS)) expect(isOptionKey(key)).toBe(true);
-    for (const key of ["", "systemname", "SystemName ", "NoSuchOption", "constructor", "__proto__", "toString", "hasOwnProperty"]) {
+    for (const key of [
+      "",
+      "systemname",
+      "SystemName ",
+      "NoSuchOption",
+      "constructor",
+      "__proto__",
+      "toString",
+      "hasOwnProperty",
+    ]) {
       expect(isOptionKey(key)).toBe(false);
     }
   });

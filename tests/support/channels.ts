@@ -30,7 +30,10 @@ export async function createChannel(s: TestServer, fields: Record<string, unknow
 }
 
 /** A test server of the dialect for the enclosing describe, handed over with a signed-in admin once it runs. */
-export function useAdminServer(dialect: DialectName, started: (server: { s: TestServer; admin: ApiClient }) => void): void {
+export function useAdminServer(
+  dialect: DialectName,
+  started: (server: { s: TestServer; admin: ApiClient }) => void,
+): void {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer(dialect);
@@ -46,7 +49,11 @@ export async function newAdmin(s: TestServer): Promise<ApiClient> {
   return admin;
 }
 
-const split = (list: string) => list.split(",").map((s) => s.trim()).filter(Boolean);
+const split = (list: string) =>
+  list
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 const byKey = (a: { channel_id: number; group: string; model: string }, b: typeof a) =>
   a.channel_id - b.channel_id || a.group.localeCompare(b.group) || a.model.localeCompare(b.model);
 
@@ -79,7 +86,11 @@ export async function snapshotChannels(ctx: ServiceContext) {
 }
 
 /** A refusal of the management API (HTTP 200, success false) that changed no channel and no ability. */
-export async function expectRefusedUnchanged(ctx: ServiceContext, call: () => Promise<Reply>, message: string): Promise<void> {
+export async function expectRefusedUnchanged(
+  ctx: ServiceContext,
+  call: () => Promise<Reply>,
+  message: string,
+): Promise<void> {
   const before = await snapshotChannels(ctx);
   expectFailure(await call(), 200, message);
   expect(await snapshotChannels(ctx)).toEqual(before);

@@ -41,8 +41,10 @@ export class ApiClient {
   }
 
   get = (path: string, headers?: Record<string, string>) => this.request("GET", path, undefined, headers);
-  post = (path: string, body?: unknown, headers?: Record<string, string>) => this.request("POST", path, body ?? {}, headers);
-  put = (path: string, body?: unknown, headers?: Record<string, string>) => this.request("PUT", path, body ?? {}, headers);
+  post = (path: string, body?: unknown, headers?: Record<string, string>) =>
+    this.request("POST", path, body ?? {}, headers);
+  put = (path: string, body?: unknown, headers?: Record<string, string>) =>
+    this.request("PUT", path, body ?? {}, headers);
   delete = (path: string, headers?: Record<string, string>) => this.request("DELETE", path, undefined, headers);
 
   /** A script-like client of the same user: `Authorization: <access token>` and New-Api-User, no cookie. */

@@ -48,7 +48,9 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   const sqlitePath = join(dir, "tollgate.db");
   if (dialect === "sqlite") {
     return {
-      dialect, dsn: "", sqlitePath,
+      dialect,
+      dsn: "",
+      sqlitePath,
       open: () => connect({ sqlitePath }),
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
@@ -59,7 +61,9 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
     await admin.close();
     const dsn = withDatabase(pgAdminUrl!, name);
     return {
-      dialect, dsn, sqlitePath,
+      dialect,
+      dsn,
+      sqlitePath,
       open: () => connect({ dsn, sqlitePath, poolSize: 5 }),
       drop: async () => {
         const sql = await pgAdmin();
@@ -74,7 +78,9 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   await admin.close();
   const dsn = withDatabase(MYSQL_ADMIN_URL, name);
   return {
-    dialect, dsn, sqlitePath,
+    dialect,
+    dsn,
+    sqlitePath,
     open: () => connect({ dsn, sqlitePath, poolSize: 5 }),
     drop: async () => {
       const sql = new SQL({ url: MYSQL_ADMIN_URL, max: 1 });

@@ -52,7 +52,10 @@ function messages({ body, reply, seq }: FakeCall): FakeReply {
       event("ping", {}),
       ...r.pieces.map((text) => event("content_block_delta", { index: 0, delta: { type: "text_delta", text } }, text)),
       event("content_block_stop", { index: 0 }),
-      event("message_delta", { delta: { stop_reason: stopReason, stop_sequence: null }, ...(!r.noUsage && { usage: { output_tokens: r.completionTokens } }) }),
+      event("message_delta", {
+        delta: { stop_reason: stopReason, stop_sequence: null },
+        ...(!r.noUsage && { usage: { output_tokens: r.completionTokens } }),
+      }),
       event("message_stop", {}),
     ],
   };
@@ -68,12 +71,20 @@ const modelList = ({ options, url }: FakeCall): FakeReply => {
   const models = options.models ?? DEFAULT_MODELS;
   const after = url.searchParams.get("after_id");
   const start = after === null ? 0 : models.indexOf(after) + 1;
-  if (start === 0 && after !== null) return { json: anthropicError(400, `after_id: unknown model ${after}`), status: 400 };
+  if (start === 0 && after !== null)
+    return { json: anthropicError(400, `after_id: unknown model ${after}`), status: 400 };
   const limit = Math.min(Number(url.searchParams.get("limit") ?? 20) || 20, ANTHROPIC_MODEL_PAGE);
   const data = models
     .slice(start, start + limit)
     .map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }));
-  return { json: { data, has_more: start + limit < models.length, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } };
+  return {
+    json: {
+      data,
+      has_more: start + limit < models.length,
+      first_id: data[0]?.id ?? null,
+      last_id: data.at(-1)?.id ?? null,
+    },
+  };
 };
 
 export const anthropicDialect: FakeDialect = {

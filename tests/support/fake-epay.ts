@@ -8,10 +8,14 @@ export const EPAY_KEY = "fake-epay-merchant-key-0123456789";
  * parameters but sign and sign_type, sorted by name (ASCII), as k=v joined by &, the merchant key appended.
  */
 export function epaySignature(params: Record<string, string>, key: string): string {
-  const pairs = Object.entries(params).filter(([name, value]) => value !== "" && name !== "sign" && name !== "sign_type");
+  const pairs = Object.entries(params).filter(
+    ([name, value]) => value !== "" && name !== "sign" && name !== "sign_type",
+  );
   pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const text = pairs.map(([name, value]) => `${name}=${value}`).join("&");
-  return createHash("md5").update(text + key).digest("hex");
+  return createHash("md5")
+    .update(text + key)
+    .digest("hex");
 }
 
 export interface Notice {
@@ -40,7 +44,9 @@ export interface FakeEpay {
 }
 
 const formOf = async (request: Request): Promise<Record<string, string>> =>
-  Object.fromEntries(request.method === "POST" ? new URLSearchParams(await request.text()) : new URL(request.url).searchParams);
+  Object.fromEntries(
+    request.method === "POST" ? new URLSearchParams(await request.text()) : new URL(request.url).searchParams,
+  );
 
 const centLess = (money: string) => ((Math.round(Number(money) * 100) - 1) / 100).toFixed(2);
 
@@ -56,13 +62,15 @@ export function startFakeEpay(pid = EPAY_PID, key = EPAY_KEY): FakeEpay {
     async fetch(request) {
       if (new URL(request.url).pathname !== "/submit.php") return new Response("not found", { status: 404 });
       const form = await formOf(request);
-      if (form.pid !== pid || form.sign !== epaySignature(form, key)) return new Response("sign error", { status: 400 });
+      if (form.pid !== pid || form.sign !== epaySignature(form, key))
+        return new Response("sign error", { status: 400 });
       orders.set(form.out_trade_no!, form);
       lastNotifyUrl = form.notify_url!;
       return new Response("<html>cashier</html>", { headers: { "content-type": "text/html" } });
     },
   });
-  const orderOf = (outTradeNo: string) => orders.get(outTradeNo) ?? { out_trade_no: outTradeNo, notify_url: lastNotifyUrl, money: "1.00" };
+  const orderOf = (outTradeNo: string) =>
+    orders.get(outTradeNo) ?? { out_trade_no: outTradeNo, notify_url: lastNotifyUrl, money: "1.00" };
 
   const fake: FakeEpay = {
     url: `http://127.0.0.1:${server.port}`,
@@ -89,9 +97,7 @@ export function startFakeEpay(pid = EPAY_PID, key = EPAY_KEY): FakeEpay {
       const target = new URL(orderOf(params.out_trade_no!).notify_url!);
       const query = new URLSearchParams(params);
       const response =
-        method === "GET"
-          ? await fetch(`${target}?${query}`)
-          : await fetch(target, { method: "POST", body: query });
+        method === "GET" ? await fetch(`${target}?${query}`) : await fetch(target, { method: "POST", body: query });
       return { status: response.status, text: await response.text() };
     },
     pay: (outTradeNo, method) => fake.send(fake.noticeFor(outTradeNo), method),

@@ -1,4 +1,12 @@
-import { startFakeServer, type FakeCall, type FakeDialect, type FakeReply, type FakeUpstreamOptions, type Frame, type ReplyText } from "./fake-upstream";
+import {
+  startFakeServer,
+  type FakeCall,
+  type FakeDialect,
+  type FakeReply,
+  type FakeUpstreamOptions,
+  type Frame,
+  type ReplyText,
+} from "./fake-upstream";
 
 const STATUS_NAMES: Record<number, string> = {
   400: "INVALID_ARGUMENT",
@@ -53,7 +61,8 @@ const modelList = ({ options, url }: FakeCall): FakeReply => {
   const models = options.models ?? DEFAULT_MODELS;
   const token = url.searchParams.get("pageToken");
   const start = token === null ? 0 : Number(/^page-(\d+)$/.exec(token)?.[1] ?? NaN);
-  if (!Number.isInteger(start) || start > models.length) return { json: geminiError(400, "Invalid page token."), status: 400 };
+  if (!Number.isInteger(start) || start > models.length)
+    return { json: geminiError(400, "Invalid page token."), status: 400 };
   const size = Math.min(Number(url.searchParams.get("pageSize") ?? 50) || 50, GEMINI_MODEL_PAGE);
   const page = models.slice(start, start + size).map((id) => ({
     name: `models/${id}`,
@@ -65,12 +74,18 @@ const modelList = ({ options, url }: FakeCall): FakeReply => {
 
 export const geminiDialect: FakeDialect = {
   model: (url) => MODEL_PATH.exec(url.pathname)?.[1],
-  authorized: (request, url, apiKey) => (request.headers.get("x-goog-api-key") ?? url.searchParams.get("key")) === apiKey,
+  authorized: (request, url, apiKey) =>
+    (request.headers.get("x-goog-api-key") ?? url.searchParams.get("key")) === apiKey,
   errorBody: geminiError,
   handle(call) {
     if (call.request.method === "GET" && call.url.pathname === "/v1beta/models") return modelList(call);
     const [, model, method] = MODEL_PATH.exec(call.url.pathname) ?? [];
-    if (call.request.method !== "POST" || !model || (method !== "generateContent" && method !== "streamGenerateContent")) return undefined;
+    if (
+      call.request.method !== "POST" ||
+      !model ||
+      (method !== "generateContent" && method !== "streamGenerateContent")
+    )
+      return undefined;
     if (typeof call.body !== "object") return { json: geminiError(400, "Invalid JSON payload received."), status: 400 };
     return generate(call, model, method === "streamGenerateContent");
   },

@@ -26,7 +26,8 @@ export function startFakeOpenAiModels(key = "sk-fake-upstream-key-0001"): FakeOp
     requests: [],
     stop: () => server.stop(true),
   };
-  const error = (status: number, message: string) => Response.json({ error: { message, type: "invalid_request_error" } }, { status });
+  const error = (status: number, message: string) =>
+    Response.json({ error: { message, type: "invalid_request_error" } }, { status });
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -37,9 +38,13 @@ export function startFakeOpenAiModels(key = "sk-fake-upstream-key-0001"): FakeOp
       if (fake.failWith) return error(fake.failWith, `upstream trouble for key ${authorization}`);
       if (authorization !== `Bearer ${fake.key}`) return error(401, `Incorrect API key provided: ${authorization}`);
       if (pathname === "/v1/models") {
-        return Response.json({ object: "list", data: fake.models.map((id) => ({ id, object: "model", owned_by: "fake" })) });
+        return Response.json({
+          object: "list",
+          data: fake.models.map((id) => ({ id, object: "model", owned_by: "fake" })),
+        });
       }
-      if (pathname === "/v1/dashboard/billing/subscription") return Response.json({ hard_limit_usd: fake.hardLimitUsd });
+      if (pathname === "/v1/dashboard/billing/subscription")
+        return Response.json({ hard_limit_usd: fake.hardLimitUsd });
       if (pathname === "/v1/dashboard/billing/usage") return Response.json({ total_usage: fake.totalUsageCents });
       return error(404, "not found");
     },

@@ -14,13 +14,20 @@ function parseSse(text: string): { event?: string; data: string }[] {
     .map((frame) => {
       const lines = frame.split(/\r?\n/);
       const event = lines.find((l) => l.startsWith("event: "))?.slice(7);
-      const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+      const data = lines
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => l.slice(6))
+        .join("\n");
       return { event, data };
     });
 }
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 const messages = [{ role: "user" as const, content: "Say hello" }];
 
@@ -46,24 +53,39 @@ describe("fake OpenAI upstream", () => {
     expect(completion.choices[0]!.finish_reason).toBe("stop");
     expect(completion.usage).toEqual({ prompt_tokens: 10, completion_tokens: 4, total_tokens: 14 });
     const [request] = fake.requests;
-    expect(request).toMatchObject({ method: "POST", path: "/v1/chat/completions", body: { model: "gpt-4o-mini", messages } });
+    expect(request).toMatchObject({
+      method: "POST",
+      path: "/v1/chat/completions",
+      body: { model: "gpt-4o-mini", messages },
+    });
     expect(request!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request).toMatchObject({ finished: true, aborted: false, sentText: DEFAULT_CONTENT });
   });
 
   test("chat, stream with include_usage: one chunk per word, then a usage-only chunk", async () => {
-    const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe(DEFAULT_CONTENT);
     expect(chunks.filter((c) => c.choices[0]?.delta.content).length).toBe(4);
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe("stop");
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14 } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 10, completion_tokens: 4, total_tokens: 14 },
+    });
     expect(fake.requests[0]!.body.stream_options).toEqual({ include_usage: true });
   });
 
   test("chat, stream without include_usage: no usage chunk; 'no-usage' never sends one", async () => {
-    for (const [model, options] of [["gpt-4o-mini", undefined], ["fake-no-usage", { include_usage: true }]] as const) {
+    for (const [model, options] of [
+      ["gpt-4o-mini", undefined],
+      ["fake-no-usage", { include_usage: true }],
+    ] as const) {
       const response = await call("/v1/chat/completions", { model, messages, stream: true, stream_options: options });
       expect(response.headers.get("content-type")).toBe("text/event-stream");
       const events = parseSse(await response.text());
@@ -77,7 +99,12 @@ describe("fake OpenAI upstream", () => {
     fake.setBehavior({ content: "one two three", promptTokens: 50, completionTokens: 7, cachedTokens: 20 });
     const full = await client.chat.completions.create({ model: "gpt-4o", messages });
     expect(full.choices[0]!.message.content).toBe("one two three");
-    expect(full.usage).toEqual({ prompt_tokens: 50, completion_tokens: 7, total_tokens: 57, prompt_tokens_details: { cached_tokens: 20 } });
+    expect(full.usage).toEqual({
+      prompt_tokens: 50,
+      completion_tokens: 7,
+      total_tokens: 57,
+      prompt_tokens_details: { cached_tokens: 20 },
+    });
     fake.setBehavior({});
     const cut = await client.chat.completions.create({ model: "gpt-4o", messages, max_tokens: 2 });
     expect(cut.choices[0]).toMatchObject({ message: { content: "Hello from" }, finish_reason: "length" });
@@ -89,7 +116,11 @@ describe("fake OpenAI upstream", () => {
     expect(decoded.data.map((d) => d.index)).toEqual([0, 1]);
     expect(decoded.data[0]!.embedding.length).toBe(8);
     expect(decoded.usage).toEqual({ prompt_tokens: 10, total_tokens: 10 });
-    const floats = await client.embeddings.create({ model: "text-embedding-3-small", input: "a", encoding_format: "float" });
+    const floats = await client.embeddings.create({
+      model: "text-embedding-3-small",
+      input: "a",
+      encoding_format: "float",
+    });
     expect(floats.data[0]!.embedding[0]).toBeCloseTo(decoded.data[0]!.embedding[0]!, 4);
     expect(fake.requests[0]!.body.encoding_format).toBe("base64");
   });
@@ -133,7 +164,9 @@ describe("fake OpenAI upstream", () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await call("/v1/chat/completions", body)).status);
     expect(statuses).toEqual([502, 503, 200]);
-    const answer = await call("/v1/chat/completions", body, { "x-fake-behavior": JSON.stringify({ content: "from header" }) });
+    const answer = await call("/v1/chat/completions", body, {
+      "x-fake-behavior": JSON.stringify({ content: "from header" }),
+    });
     expect((await answer.json()).choices[0].message.content).toBe("from header");
   });
 
@@ -168,7 +201,10 @@ describe("fake OpenAI upstream", () => {
 
   test("a client that disconnects mid-stream is recorded as aborted, with what was sent", async () => {
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: "fake-drip-100ms", messages, stream: true }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: "fake-drip-100ms", messages, stream: true },
+      { signal: controller.signal },
+    );
     let text = "";
     for await (const chunk of stream) {
       text += chunk.choices[0]?.delta.content ?? "";
@@ -204,8 +240,17 @@ describe("fake OpenAI upstream", () => {
 
   test("legacy completions, non-stream and stream with usage", async () => {
     const completion = await client.completions.create({ model: "gpt-3.5-turbo-instruct", prompt: "Say hello" });
-    expect(completion).toMatchObject({ object: "text_completion", choices: [{ text: DEFAULT_CONTENT }], usage: { total_tokens: 14 } });
-    const stream = await client.completions.create({ model: "gpt-3.5-turbo-instruct", prompt: "x", stream: true, stream_options: { include_usage: true } });
+    expect(completion).toMatchObject({
+      object: "text_completion",
+      choices: [{ text: DEFAULT_CONTENT }],
+      usage: { total_tokens: 14 },
+    });
+    const stream = await client.completions.create({
+      model: "gpt-3.5-turbo-instruct",
+      prompt: "x",
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = "";
     let usage;
     for await (const chunk of stream) {
@@ -241,7 +286,10 @@ describe("fake OpenAI upstream", () => {
   test("rerank, and the dashboard billing endpoints", async () => {
     const auth = { authorization: `Bearer ${KEY}` };
     const rerank = await call("/v1/rerank", { model: "rerank-1", query: "q", documents: ["a", "b", "c"], top_n: 2 });
-    expect(await rerank.json()).toMatchObject({ results: [{ index: 0 }, { index: 1 }], usage: { prompt_tokens: 10, total_tokens: 10 } });
+    expect(await rerank.json()).toMatchObject({
+      results: [{ index: 0 }, { index: 1 }],
+      usage: { prompt_tokens: 10, total_tokens: 10 },
+    });
     const subscription = await fetch(`${fake.url}/v1/dashboard/billing/subscription`, { headers: auth });
     expect(await subscription.json()).toMatchObject({ object: "billing_subscription", hard_limit_usd: 100 });
     const usage = await fetch(`${fake.url}/v1/dashboard/billing/usage`, { headers: auth });
@@ -313,21 +361,36 @@ describe("fake Anthropic upstream", () => {
   test("stream: message_start, text deltas, message_delta with output usage, message_stop", async () => {
     const events = parseSse(await (await post(`${fake.url}/v1/messages`, { ...body, stream: true }, headers)).text());
     expect(events.map((e) => e.event)).toEqual([
-      "message_start", "content_block_start", "ping",
-      "content_block_delta", "content_block_delta", "content_block_delta", "content_block_delta",
-      "content_block_stop", "message_delta", "message_stop",
+      "message_start",
+      "content_block_start",
+      "ping",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
     ]);
     const data = events.map((e) => JSON.parse(e.data));
     expect(data.every((d, i) => d.type === events[i]!.event)).toBe(true);
     expect(data[0].message.usage.input_tokens).toBe(10);
-    expect(data.filter((d) => d.type === "content_block_delta").map((d) => d.delta.text).join("")).toBe(DEFAULT_CONTENT);
+    expect(
+      data
+        .filter((d) => d.type === "content_block_delta")
+        .map((d) => d.delta.text)
+        .join(""),
+    ).toBe(DEFAULT_CONTENT);
     expect(data.at(-2)).toMatchObject({ delta: { stop_reason: "end_turn" }, usage: { output_tokens: 4 } });
   });
 
   test("errors are Anthropic-shaped; the key goes in x-api-key", async () => {
     const unauthorized = await post(`${fake.url}/v1/messages`, body, { "x-api-key": "wrong" });
     expect(unauthorized.status).toBe(401);
-    expect(await unauthorized.json()).toEqual({ type: "error", error: { type: "authentication_error", message: "Incorrect API key provided." } });
+    expect(await unauthorized.json()).toEqual({
+      type: "error",
+      error: { type: "authentication_error", message: "Incorrect API key provided." },
+    });
     const overloaded = await post(`${fake.url}/v1/messages`, { ...body, model: "fake-error-529" }, headers);
     expect(overloaded.status).toBe(529);
     expect((await overloaded.json()).error.type).toBe("overloaded_error");
@@ -341,7 +404,9 @@ describe("fake Gemini upstream", () => {
   afterAll(() => fake.stop());
 
   test("generateContent with x-goog-api-key: candidates and usageMetadata", async () => {
-    const response = await post(`${fake.url}/v1beta/models/gemini-2.0-flash:generateContent`, body, { "x-goog-api-key": KEY });
+    const response = await post(`${fake.url}/v1beta/models/gemini-2.0-flash:generateContent`, body, {
+      "x-goog-api-key": KEY,
+    });
     expect(await response.json()).toMatchObject({
       candidates: [{ content: { parts: [{ text: DEFAULT_CONTENT }], role: "model" }, finishReason: "STOP" }],
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 4, totalTokenCount: 14 },
@@ -350,19 +415,27 @@ describe("fake Gemini upstream", () => {
   });
 
   test("streamGenerateContent?alt=sse with ?key=: CRLF-framed chunks, the last with the finish reason and final usage", async () => {
-    const response = await post(`${fake.url}/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse&key=${KEY}`, body);
+    const response = await post(
+      `${fake.url}/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse&key=${KEY}`,
+      body,
+    );
     const raw = await response.text();
     expect(raw).toContain("\r\n\r\n");
     const chunks = parseSse(raw).map((e) => JSON.parse(e.data));
     expect(chunks.map((c) => c.candidates[0].content.parts[0].text).join("")).toBe(DEFAULT_CONTENT);
-    expect(chunks.at(-1)).toMatchObject({ candidates: [{ finishReason: "STOP" }], usageMetadata: { candidatesTokenCount: 4, totalTokenCount: 14 } });
+    expect(chunks.at(-1)).toMatchObject({
+      candidates: [{ finishReason: "STOP" }],
+      usageMetadata: { candidatesTokenCount: 4, totalTokenCount: 14 },
+    });
   });
 
   test("errors are Google-shaped; behaviour can come from the model in the path", async () => {
     const unauthorized = await post(`${fake.url}/v1beta/models/gemini-2.0-flash:generateContent`, body);
     expect(unauthorized.status).toBe(401);
     expect((await unauthorized.json()).error).toMatchObject({ code: 401, status: "UNAUTHENTICATED" });
-    const limited = await post(`${fake.url}/v1beta/models/fake-error-429:generateContent`, body, { "x-goog-api-key": KEY });
+    const limited = await post(`${fake.url}/v1beta/models/fake-error-429:generateContent`, body, {
+      "x-goog-api-key": KEY,
+    });
     expect(limited.status).toBe(429);
     expect((await limited.json()).error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED" });
   });

@@ -221,7 +221,12 @@ function headerBehavior(request: Request): FakeBehavior | undefined {
 }
 
 const isPlain = (b: FakeBehavior) =>
-  !b.status && !b.reset && !b.latencyMs && !b.chunkDelayMs && b.stallAfterChunks === undefined && b.breakAfterChunks === undefined;
+  !b.status &&
+  !b.reset &&
+  !b.latencyMs &&
+  !b.chunkDelayMs &&
+  b.stallAfterChunks === undefined &&
+  b.breakAfterChunks === undefined;
 
 const resetConnection = () =>
   new Response(
@@ -233,12 +238,20 @@ const resetConnection = () =>
   );
 
 const untilAborted = (signal: AbortSignal) =>
-  new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+  new Promise<void>((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
 
 const encoder = new TextEncoder();
 
 /** Streams frames with the behaviour's pacing, stall or break, keeping the record's flags current. */
-function streamFrames(frames: Frame[], behavior: FakeBehavior, record: RecordedRequest, end: () => void, gone: AbortSignal) {
+function streamFrames(
+  frames: Frame[],
+  behavior: FakeBehavior,
+  record: RecordedRequest,
+  end: () => void,
+  gone: AbortSignal,
+) {
   let next = 0;
   let chunks = 0;
   const finish = (controller: ReadableStreamDefaultController) => {
@@ -303,7 +316,8 @@ export function startFakeServer(dialect: FakeDialect, options: FakeUpstreamOptio
       const multipart = request.headers.get("content-type")?.startsWith("multipart/form-data") ?? false;
       const raw = multipart ? undefined : await request.text();
       const memoKey = options.memoize && raw !== undefined ? `${request.method} ${request.url} ${raw}` : undefined;
-      const cached = memoKey && !queue.length && !request.headers.has("x-fake-behavior") ? memo.get(memoKey) : undefined;
+      const cached =
+        memoKey && !queue.length && !request.headers.has("x-fake-behavior") ? memo.get(memoKey) : undefined;
       if (cached) return new Response(cached.body, cached);
       const url = new URL(request.url);
       const body = await readBody(request, raw);
@@ -332,7 +346,12 @@ export function startFakeServer(dialect: FakeDialect, options: FakeUpstreamOptio
       });
 
       const queued = queue.shift();
-      const b: FakeBehavior = { ...behavior, ...queued, ...behaviorFromModel(dialect.model(url, body)), ...headerBehavior(request) };
+      const b: FakeBehavior = {
+        ...behavior,
+        ...queued,
+        ...behaviorFromModel(dialect.model(url, body)),
+        ...headerBehavior(request),
+      };
       if (b.latencyMs) await Promise.race([Bun.sleep(b.latencyMs), untilAborted(gone)]);
       if (gone.aborted) return new Response(null, { status: 499 });
       if (b.reset) {
@@ -345,17 +364,27 @@ export function startFakeServer(dialect: FakeDialect, options: FakeUpstreamOptio
       if (b.status && b.status >= 400) {
         let message = b.errorMessage ?? DEFAULT_ERROR_MESSAGES[b.status] ?? `Upstream error ${b.status}.`;
         if (b.leakSecrets) message += ` (while calling ${baseUrl}${url.pathname} with key ${FAKE_LEAKED_KEY})`;
-        const headers: Record<string, string> = b.status === 429 || b.status === 503 ? { "retry-after": String(b.retryAfterSeconds ?? 1) } : {};
+        const headers: Record<string, string> =
+          b.status === 429 || b.status === 503 ? { "retry-after": String(b.retryAfterSeconds ?? 1) } : {};
         return done(errorResponse(b.status, message, headers));
       }
 
       const memoable = isPlain(b) && !queued && !request.headers.has("x-fake-behavior") ? memoKey : undefined;
       let lastReply: ReplyText | undefined;
       const call: FakeCall = {
-        request, url, body, behavior: b, seq: ++seq, baseUrl, options,
+        request,
+        url,
+        body,
+        behavior: b,
+        seq: ++seq,
+        baseUrl,
+        options,
         reply: (maxTokens) => (lastReply = replyText(b, maxTokens)),
       };
-      const reply = dialect.handle(call) ?? { json: dialect.errorBody(404, `Invalid URL (${request.method} ${url.pathname})`), status: 404 };
+      const reply = dialect.handle(call) ?? {
+        json: dialect.errorBody(404, `Invalid URL (${request.method} ${url.pathname})`),
+        status: 404,
+      };
       if (reply instanceof Response) return done(reply, lastReply?.text);
       if ("json" in reply) {
         const headers = { "content-type": "application/json", ...reply.headers };
@@ -427,12 +456,25 @@ const finishReason = (r: ReplyText) => (r.truncated ? "length" : "stop");
 
 function chatCompletion({ body, reply, seq }: FakeCall): FakeReply {
   const r = reply(body.max_completion_tokens ?? body.max_tokens);
-  const head = (object: string) => ({ id: `chatcmpl-fake-${seq}`, object, created: unixNow(), model: body.model, system_fingerprint: "fp_fake" });
+  const head = (object: string) => ({
+    id: `chatcmpl-fake-${seq}`,
+    object,
+    created: unixNow(),
+    model: body.model,
+    system_fingerprint: "fp_fake",
+  });
   if (!body.stream) {
     return {
       json: {
         ...head("chat.completion"),
-        choices: [{ index: 0, message: { role: "assistant", content: r.text, refusal: null }, logprobs: null, finish_reason: finishReason(r) }],
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: r.text, refusal: null },
+            logprobs: null,
+            finish_reason: finishReason(r),
+          },
+        ],
         ...(!r.noUsage && { usage: openaiUsage(r) }),
       },
     };
@@ -440,7 +482,12 @@ function chatCompletion({ body, reply, seq }: FakeCall): FakeReply {
   const usage = wantsUsage(body, r);
   const chunk = (choices: unknown[], extra: object = {}, text?: string) =>
     sseData({ ...head("chat.completion.chunk"), choices, ...(usage && { usage: null }), ...extra }, text);
-  const choice = (delta: object, finish: string | null = null) => ({ index: 0, delta, logprobs: null, finish_reason: finish });
+  const choice = (delta: object, finish: string | null = null) => ({
+    index: 0,
+    delta,
+    logprobs: null,
+    finish_reason: finish,
+  });
   return {
     frames: [
       chunk([choice({ role: "assistant", content: "" })]),
@@ -456,7 +503,10 @@ function textCompletion({ body, reply, seq }: FakeCall): FakeReply {
   const r = reply(body.max_tokens);
   const head = { id: `cmpl-fake-${seq}`, object: "text_completion", created: unixNow(), model: body.model };
   const choice = (text: string, finish: string | null) => ({ text, index: 0, logprobs: null, finish_reason: finish });
-  if (!body.stream) return { json: { ...head, choices: [choice(r.text, finishReason(r))], ...(!r.noUsage && { usage: openaiUsage(r) }) } };
+  if (!body.stream)
+    return {
+      json: { ...head, choices: [choice(r.text, finishReason(r))], ...(!r.noUsage && { usage: openaiUsage(r) }) },
+    };
   return {
     frames: [
       ...r.pieces.map((piece) => sseData({ ...head, choices: [choice(piece, null)] }, piece)),
@@ -478,7 +528,8 @@ function embeddings({ body, reply }: FakeCall): FakeReply {
   const r = reply();
   const data = inputsOf(body.input).map((_, index) => {
     const vector = fakeVector(index, body.dimensions ?? 8);
-    const embedding = body.encoding_format === "base64" ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector;
+    const embedding =
+      body.encoding_format === "base64" ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector;
     return { object: "embedding", index, embedding };
   });
   const usage = { prompt_tokens: r.promptTokens, total_tokens: r.promptTokens };
@@ -493,7 +544,13 @@ function moderations({ body, seq }: FakeCall): FakeReply {
     categories: Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, false])),
     category_scores: Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, 0.0001])),
   };
-  return { json: { id: `modr-fake-${seq}`, model: body.model ?? "omni-moderation-latest", results: inputsOf(body.input).map(() => result) } };
+  return {
+    json: {
+      id: `modr-fake-${seq}`,
+      model: body.model ?? "omni-moderation-latest",
+      results: inputsOf(body.input).map(() => result),
+    },
+  };
 }
 
 /** A 1×1 transparent PNG. */
@@ -502,7 +559,9 @@ const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYA
 function images({ body, baseUrl, reply }: FakeCall): FakeReply {
   const r = reply();
   const data = Array.from({ length: body.n ?? 1 }, (_, i) =>
-    body.response_format === "b64_json" ? { b64_json: TINY_PNG } : { url: `${baseUrl}/files/image-${i}.png`, revised_prompt: body.prompt },
+    body.response_format === "b64_json"
+      ? { b64_json: TINY_PNG }
+      : { url: `${baseUrl}/files/image-${i}.png`, revised_prompt: body.prompt },
   );
   const usage = {
     input_tokens: r.promptTokens,
@@ -510,17 +569,32 @@ function images({ body, baseUrl, reply }: FakeCall): FakeReply {
     total_tokens: r.promptTokens + r.completionTokens,
     input_tokens_details: { text_tokens: r.promptTokens, image_tokens: 0 },
   };
-  return { json: { created: unixNow(), data, ...(String(body.model).startsWith("gpt-image") && !r.noUsage && { usage }) } };
+  return {
+    json: { created: unixNow(), data, ...(String(body.model).startsWith("gpt-image") && !r.noUsage && { usage }) },
+  };
 }
 
 /** An ID3 header and silence: enough to look like MP3 bytes. */
-export const FAKE_MP3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, ...new Array(246).fill(0)]);
+export const FAKE_MP3 = new Uint8Array([
+  0x49,
+  0x44,
+  0x33,
+  0x04,
+  0x00,
+  0x00,
+  0x00,
+  0x00,
+  0x00,
+  0x00,
+  ...new Array(246).fill(0),
+]);
 
 const speech = (): FakeReply => new Response(FAKE_MP3, { headers: { "content-type": "audio/mpeg" } });
 
 function transcription({ body, reply }: FakeCall): FakeReply {
   const { text } = reply();
-  if (body?.response_format === "text") return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (body?.response_format === "text")
+    return new Response(text, { headers: { "content-type": "text/plain; charset=utf-8" } });
   return { json: { text } };
 }
 
@@ -542,7 +616,13 @@ function responses({ body, reply, seq }: FakeCall): FakeReply {
   const r = reply(body.max_output_tokens);
   const itemId = `msg_fake_${seq}`;
   const part = (text: string) => ({ type: "output_text", text, annotations: [] });
-  const item = (status: string, content: unknown[]) => ({ type: "message", id: itemId, status, role: "assistant", content });
+  const item = (status: string, content: unknown[]) => ({
+    type: "message",
+    id: itemId,
+    status,
+    role: "assistant",
+    content,
+  });
   const usage = {
     input_tokens: r.promptTokens,
     input_tokens_details: { cached_tokens: r.cachedTokens ?? 0 },
@@ -567,7 +647,8 @@ function responses({ body, reply, seq }: FakeCall): FakeReply {
   const final = response(finalStatus, [item("completed", [part(r.text)])], true);
   if (!body.stream) return { json: final };
   let sequence = 0;
-  const event = (type: string, value: object, text?: string) => sseEvent(type, { type, sequence_number: sequence++, ...value }, text);
+  const event = (type: string, value: object, text?: string) =>
+    sseEvent(type, { type, sequence_number: sequence++, ...value }, text);
   const at = { item_id: itemId, output_index: 0, content_index: 0 };
   return {
     frames: [
@@ -589,17 +670,31 @@ const DEFAULT_MODELS = ["gpt-4o-mini", "gpt-4o", "text-embedding-3-small", "whis
 const modelList = ({ options }: FakeCall): FakeReply => ({
   json: {
     object: "list",
-    data: (options.models ?? DEFAULT_MODELS).map((id) => ({ id, object: "model", created: 1700000000, owned_by: "fake" })),
+    data: (options.models ?? DEFAULT_MODELS).map((id) => ({
+      id,
+      object: "model",
+      created: 1700000000,
+      owned_by: "fake",
+    })),
   },
 });
 
 function subscription({ options }: FakeCall): FakeReply {
   const limit = options.billing?.hardLimitUsd ?? 100;
   return {
-    json: { object: "billing_subscription", has_payment_method: true, soft_limit_usd: limit, hard_limit_usd: limit, system_hard_limit_usd: limit, access_until: 0 },
+    json: {
+      object: "billing_subscription",
+      has_payment_method: true,
+      soft_limit_usd: limit,
+      hard_limit_usd: limit,
+      system_hard_limit_usd: limit,
+      access_until: 0,
+    },
   };
 }
-const billingUsage = ({ options }: FakeCall): FakeReply => ({ json: { object: "list", total_usage: options.billing?.totalUsageCents ?? 1234 } });
+const billingUsage = ({ options }: FakeCall): FakeReply => ({
+  json: { object: "list", total_usage: options.billing?.totalUsageCents ?? 1234 },
+});
 
 const OPENAI_ROUTES: Record<string, (call: FakeCall) => FakeReply> = {
   "POST /v1/chat/completions": chatCompletion,

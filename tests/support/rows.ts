@@ -6,7 +6,10 @@ export const userRow = (ctx: ServiceContext, id: number) =>
   ctx.db.k.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
 export async function countRows(ctx: ServiceContext, table: keyof Tables): Promise<number> {
-  const row = await ctx.db.k.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const row = await ctx.db.k
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -26,12 +26,24 @@ export interface ServeProcess {
  * Linux's ephemeral range (so no client socket holds one); a server that exits at start (its port taken by
  * another test's server) is started again on another.
  */
-export async function startServeProcess(dir: string, dbPath: string, env: Record<string, string> = {}, unreaped = false): Promise<ServeProcess> {
+export async function startServeProcess(
+  dir: string,
+  dbPath: string,
+  env: Record<string, string> = {},
+  unreaped = false,
+): Promise<ServeProcess> {
   for (let attempt = 1; ; attempt++) {
     const port = 20000 + Math.floor(Math.random() * 12000);
     const url = `http://127.0.0.1:${port}`;
     const cmd = ["bun", join(ROOT, "src/main.ts"), "serve"];
-    const fullEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", SQLITE_PATH: dbPath, INITIAL_ROOT_PASSWORD: SERVE_ROOT_PASSWORD, ...env };
+    const fullEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SQLITE_PATH: dbPath,
+      INITIAL_ROOT_PASSWORD: SERVE_ROOT_PASSWORD,
+      ...env,
+    };
     const server = unreaped
       ? await spawnUnreaped(cmd, { cwd: dir, env: fullEnv })
       : { parent: spawn({ cmd, cwd: dir, env: fullEnv, stdout: "ignore", stderr: "inherit" }), pid: 0 };
@@ -61,14 +73,29 @@ export function killServe(server: ServeProcess): void {
 }
 
 export const chatCalls = (client: OpenAI, n: number) =>
-  Promise.all(Array.from({ length: n }, () => client.chat.completions.create({ model: SERVE_MODEL, messages: [{ role: "user", content: "hi" }] })));
+  Promise.all(
+    Array.from({ length: n }, () =>
+      client.chat.completions.create({ model: SERVE_MODEL, messages: [{ role: "user", content: "hi" }] }),
+    ),
+  );
 
 /** Prices SERVE_MODEL, adds a channel to `upstreamUrl` and makes `calls` concurrent chat calls with a new token. */
-export async function relayThrough(url: string, upstreamUrl: string, calls: number): Promise<{ client: OpenAI; key: string }> {
+export async function relayThrough(
+  url: string,
+  upstreamUrl: string,
+  calls: number,
+): Promise<{ client: OpenAI; key: string }> {
   const root = new ApiClient(url);
   await root.login("root", SERVE_ROOT_PASSWORD);
   await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ [SERVE_MODEL]: 1 }) });
-  await root.post("/api/channel/", { type: 1, name: "fake", key: "sk-x", base_url: upstreamUrl, models: SERVE_MODEL, group: "default" });
+  await root.post("/api/channel/", {
+    type: 1,
+    name: "fake",
+    key: "sk-x",
+    base_url: upstreamUrl,
+    models: SERVE_MODEL,
+    group: "default",
+  });
   const key = (await root.post("/api/token/", { name: "k", unlimited_quota: true })).body.data.keys[0];
   const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
   await chatCalls(client, calls);

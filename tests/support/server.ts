@@ -38,7 +38,8 @@ export const openTestContext = (database: TestDatabase, env: Record<string, stri
   openServiceContext(testConfig(database, env), database.open());
 
 let counter = 0;
-export const uniqueName = (prefix = "u") => `${prefix}${(++counter).toString(36)}${Math.random().toString(36).slice(2, 6)}`.slice(0, 12);
+export const uniqueName = (prefix = "u") =>
+  `${prefix}${(++counter).toString(36)}${Math.random().toString(36).slice(2, 6)}`.slice(0, 12);
 
 /**
  * A real gateway on a loopback port over a fresh database of the dialect.

@@ -10,7 +10,10 @@ export interface Unreaped {
 }
 
 /** Starts `cmd` (its output discarded) as the child of a shell that then becomes `sleep`, so nothing ever reaps it. */
-export async function spawnUnreaped(cmd: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<Unreaped> {
+export async function spawnUnreaped(
+  cmd: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<Unreaped> {
   const parent = spawn({
     cmd: ["sh", "-c", '"$@" >/dev/null & echo $!; exec sleep 3600', "sh", ...cmd],
     cwd: options.cwd,

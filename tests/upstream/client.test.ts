@@ -62,12 +62,17 @@ afterEach(() => {
   for (const server of servers.splice(0)) server.stop(true);
 });
 
-const ok = (body: string, extra = "") => `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
+const ok = (body: string, extra = "") =>
+  `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
 
 describe("the upstream client", () => {
   test("sends the request framed by itself (host, length, no compression asked) and reads the reply", async () => {
     const { url, wire } = rawServer(() => ok('{"hi":1}'));
-    const reply = await postUpstream(`${url}/v1/chat/completions?x=1`, { authorization: "Bearer k", "Content-Type": "application/json", Host: "evil" }, '{"a":"é"}');
+    const reply = await postUpstream(
+      `${url}/v1/chat/completions?x=1`,
+      { authorization: "Bearer k", "Content-Type": "application/json", Host: "evil" },
+      '{"a":"é"}',
+    );
     expect(reply.status).toBe(200);
     expect(reply.header("content-type")).toBe("application/json");
     expect(await reply.text()).toBe('{"hi":1}');
@@ -190,8 +195,12 @@ describe("the upstream client", () => {
 
   test("a header value with a line break is refused before anything is sent", async () => {
     const { url, wire } = rawServer(() => ok("{}"));
-    await expect(postUpstream(`${url}/v1/x`, { authorization: "Bearer k\r\nX-Injected: 1" }, "{}")).rejects.toThrow("line break");
-    await expect(postUpstream(`${url}/v1/x`, { "x-note": "a\nb" }, "{}")).rejects.toBeInstanceOf(UnsendableRequestError);
+    await expect(postUpstream(`${url}/v1/x`, { authorization: "Bearer k\r\nX-Injected: 1" }, "{}")).rejects.toThrow(
+      "line break",
+    );
+    await expect(postUpstream(`${url}/v1/x`, { "x-note": "a\nb" }, "{}")).rejects.toBeInstanceOf(
+      UnsendableRequestError,
+    );
     expect(wire.sockets).toHaveLength(0);
   });
 
@@ -215,7 +224,12 @@ describe("the upstream client", () => {
     const cert = join(import.meta.dir, "../fixtures/upstream-test-cert.pem");
     const key = join(import.meta.dir, "../fixtures/upstream-test-key.pem");
     const tlsServer = (hostname = "127.0.0.1") => {
-      const server = Bun.serve({ hostname, port: 0, tls: { cert: Bun.file(cert), key: Bun.file(key) }, fetch: async (r) => Response.json({ got: await r.text() }) });
+      const server = Bun.serve({
+        hostname,
+        port: 0,
+        tls: { cert: Bun.file(cert), key: Bun.file(key) },
+        fetch: async (r) => Response.json({ got: await r.text() }),
+      });
       servers.push(server);
       return `https://${hostname === "127.0.0.1" ? "localhost" : hostname}:${server.port}`;
     };
@@ -236,7 +250,11 @@ describe("the upstream client", () => {
             console.log("refused:", error.message);
           }
         }`;
-      const child = Bun.spawn(["bun", "-e", script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: cert }, stdout: "pipe", stderr: "pipe" });
+      const child = Bun.spawn(["bun", "-e", script], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: cert },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
       await child.exited;
       expect(err).toBe("");

@@ -20,7 +20,8 @@ function feed(wire: string, step: number, parser = new ResponseParser()) {
 }
 
 describe("reading an HTTP/1.1 reply as its bytes arrive", () => {
-  const lengthReply = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nX-Twice: a\r\nx-twice: b\r\n\r\n{"ok":true}';
+  const lengthReply =
+    'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 11\r\nX-Twice: a\r\nx-twice: b\r\n\r\n{"ok":true}';
 
   for (const step of [1, 7, 1000]) {
     test(`a content-length body, ${step} byte(s) at a time: one head, the exact body, complete at its last byte`, () => {
@@ -38,7 +39,11 @@ describe("reading an HTTP/1.1 reply as its bytes arrive", () => {
 
   const chunkedReply =
     "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/event-stream\r\n\r\n" +
-    "6\r\ndata: \r\n" + "1a;ext=1\r\n" + "abcdefghijklmnopqrstuvwxyz\r\n" + "2\r\n\n\n\r\n" + "0\r\nX-Trailer: t\r\n\r\n";
+    "6\r\ndata: \r\n" +
+    "1a;ext=1\r\n" +
+    "abcdefghijklmnopqrstuvwxyz\r\n" +
+    "2\r\n\n\n\r\n" +
+    "0\r\nX-Trailer: t\r\n\r\n";
 
   for (const step of [1, 5, 1000]) {
     test(`a chunked body, ${step} byte(s) at a time: the chunks' data without the framing, complete after the trailers`, () => {
@@ -69,7 +74,9 @@ describe("reading an HTTP/1.1 reply as its bytes arrive", () => {
     expect(feed("HTTP/1.1 204 No Content\r\n\r\n", 100).done).toBe(true);
     expect(feed("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", 100).done).toBe(true);
     expect(feed("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", 100).heads[0]!.keepAlive).toBe(false);
-    expect(feed("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", 100).heads[0]!.keepAlive).toBe(true);
+    expect(
+      feed("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", 100).heads[0]!.keepAlive,
+    ).toBe(true);
   });
 
   test("what is not a well-framed HTTP/1.x reply is refused", () => {

@@ -43,5 +43,7 @@ export async function applySteps(steps: Step[], onProgress: (done: number, total
 export function summary(steps: Step[], done = false): string {
   const count = (action: Step["action"]) => steps.filter((s) => s.action === action).length;
   const [create, update, same] = [count("create"), count("update"), count("unchanged")];
-  return done ? `applied: ${create} created, ${update} updated, ${same} unchanged` : `plan: ${create} to create, ${update} to update, ${same} unchanged`;
+  return done
+    ? `applied: ${create} created, ${update} updated, ${same} unchanged`
+    : `plan: ${create} to create, ${update} to update, ${same} unchanged`;
 }

@@ -9,13 +9,36 @@ import { CHANNEL_TYPES, ChannelStatus } from "../../shared/channel-types";
 import { allChannels } from "../lookup";
 import { channelTypeOf } from "../names";
 import { checkEntries, keyText } from "./document";
-import { at, changedOnly, diff, jsonText, jsonValue, sameJson, step, type Entry, type Planner, type Step } from "./plan";
+import {
+  at,
+  changedOnly,
+  diff,
+  jsonText,
+  jsonValue,
+  sameJson,
+  step,
+  type Entry,
+  type Planner,
+  type Step,
+} from "./plan";
 
 const JSON_FIELDS = ["model_mapping", "status_code_mapping", "setting"] as const;
 const TEXT_FIELDS = ["base_url", "other", "tag", "test_model", "openai_organization", "remark"] as const;
 
 const RULES = {
-  fields: ["name", "type", "key", "status", "models", "groups", "priority", "weight", "auto_ban", ...TEXT_FIELDS, ...JSON_FIELDS],
+  fields: [
+    "name",
+    "type",
+    "key",
+    "status",
+    "models",
+    "groups",
+    "priority",
+    "weight",
+    "auto_ban",
+    ...TEXT_FIELDS,
+    ...JSON_FIELDS,
+  ],
   key: ["name"],
 } as const;
 
@@ -23,7 +46,10 @@ const RULES = {
  * "enabled" is satisfied by a channel the server disabled automatically: that is its health, not its
  * configuration, and re-applying a file must not fight the health checks. "disabled" means by hand.
  */
-const STATUS_WORDS: Record<string, number> = { enabled: ChannelStatus.Enabled, disabled: ChannelStatus.ManuallyDisabled };
+const STATUS_WORDS: Record<string, number> = {
+  enabled: ChannelStatus.Enabled,
+  disabled: ChannelStatus.ManuallyDisabled,
+};
 const configuredStatus = (status: number) => (status === ChannelStatus.AutoDisabled ? ChannelStatus.Enabled : status);
 
 function statusOf(value: unknown): number | undefined {
@@ -46,12 +72,19 @@ const EQUAL = Object.fromEntries(JSON_FIELDS.map((field) => [field, sameJson]));
 /** A channel to create carries its checked fields; they are inserted together (see batchCreates). */
 type ChannelStep = Step & { create?: ChannelFields };
 
-async function planChannel({ ctx, root }: Planner, entry: Entry, named: Map<string, ChannelView[]>): Promise<ChannelStep> {
+async function planChannel(
+  { ctx, root }: Planner,
+  entry: Entry,
+  named: Map<string, ChannelView[]>,
+): Promise<ChannelStep> {
   const name = String(entry.name);
   const input = inputOf(entry);
   const fields = channelFieldsOf(input) as Record<string, unknown>;
   const matches = named.get(name) ?? [];
-  if (matches.length > 1) refuse(`${matches.length} channels have this name (ids ${matches.map((c) => c.id).join(", ")}): rename all but one`);
+  if (matches.length > 1)
+    refuse(
+      `${matches.length} channels have this name (ids ${matches.map((c) => c.id).join(", ")}): rename all but one`,
+    );
   const current = matches[0];
   if (!current) {
     refuseIncomplete(fields);
@@ -60,17 +93,24 @@ async function planChannel({ ctx, root }: Planner, entry: Entry, named: Map<stri
   const stored: Record<string, unknown> = { ...current, status: configuredStatus(current.status) };
   if (fields.key !== undefined) stored.key = (await revealChannelKey(ctx, root, current.id)).key;
   const changes = diff(fields, stored, ["key"], EQUAL);
-  return step("channel", name, "update", changes, async () => void (await updateChannel(ctx, root, { id: current.id, ...changedOnly(fields, changes) })));
+  return step(
+    "channel",
+    name,
+    "update",
+    changes,
+    async () => void (await updateChannel(ctx, root, { id: current.id, ...changedOnly(fields, changes) })),
+  );
 }
-
 
 /** Channels by name; a name two stored channels share is refused. Fields left out are not managed; apply never deletes. */
 export async function planChannels(planner: Planner, entries: Entry[]): Promise<Step[]> {
   checkEntries("channels", entries, RULES);
   const named = new Map<string, ChannelView[]>();
-  for (const channel of await allChannels(planner.ctx, planner.root)) named.set(channel.name, [...(named.get(channel.name) ?? []), channel]);
+  for (const channel of await allChannels(planner.ctx, planner.root))
+    named.set(channel.name, [...(named.get(channel.name) ?? []), channel]);
   const steps: ChannelStep[] = [];
-  for (const entry of entries) steps.push(await at(`channels "${keyText(entry, RULES.key)}"`, () => planChannel(planner, entry, named)));
+  for (const entry of entries)
+    steps.push(await at(`channels "${keyText(entry, RULES.key)}"`, () => planChannel(planner, entry, named)));
   return batchCreates(planner, steps);
 }
 
@@ -81,7 +121,12 @@ export async function planChannels(planner: Planner, entries: Entry[]): Promise<
 function batchCreates({ ctx }: Planner, steps: ChannelStep[]): Step[] {
   const creates = steps.filter((s) => s.create);
   const first = creates[0];
-  if (first) first.run = async () => void (await insertChannels(ctx, creates.map((s) => s.create!)));
+  if (first)
+    first.run = async () =>
+      void (await insertChannels(
+        ctx,
+        creates.map((s) => s.create!),
+      ));
   return steps.map(({ create: _fields, ...shown }) => shown);
 }
 

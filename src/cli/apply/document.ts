@@ -50,13 +50,16 @@ async function parseYaml(text: string, path: string): Promise<unknown> {
 export async function parseDocument(text: string, path: string): Promise<ConfigDocument> {
   const data = path.toLowerCase().endsWith(".json") ? parseJson(text, path) : await parseYaml(text, path);
   if (data === null || data === undefined) return {};
-  if (!isRecord(data)) refuse(`${path}: the file must be a mapping of sections (options, users, channels, tokens, redemptions)`);
+  if (!isRecord(data))
+    refuse(`${path}: the file must be a mapping of sections (options, users, channels, tokens, redemptions)`);
   const document = data as Record<string, unknown>;
   for (const key of Object.keys(document)) {
     if (!["version", "options", ...LIST_SECTIONS].includes(key)) refuse(`${path}: unknown section "${key}"`);
   }
-  if (document.version !== undefined && document.version !== FORMAT_VERSION) refuse(`${path}: version must be ${FORMAT_VERSION}`);
-  if (document.options !== undefined && document.options !== null && !isRecord(document.options)) refuse(`${path}: options must be a mapping of option keys to values`);
+  if (document.version !== undefined && document.version !== FORMAT_VERSION)
+    refuse(`${path}: version must be ${FORMAT_VERSION}`);
+  if (document.options !== undefined && document.options !== null && !isRecord(document.options))
+    refuse(`${path}: options must be a mapping of option keys to values`);
   for (const section of LIST_SECTIONS) {
     const entries = document[section];
     if (entries === undefined || entries === null) continue;
@@ -72,7 +75,8 @@ export interface EntryRules {
 }
 
 /** How an entry is named in plans and refusals: its natural key. */
-export const keyText = (entry: Entry, key: readonly string[]): string => key.map((field) => String(entry[field] ?? "")).join("/");
+export const keyText = (entry: Entry, key: readonly string[]): string =>
+  key.map((field) => String(entry[field] ?? "")).join("/");
 
 /** Every entry names only known fields and its whole natural key, and no two entries share a key. */
 export function checkEntries(section: ListSection, entries: Entry[], rules: EntryRules): void {
@@ -95,6 +99,7 @@ export type Format = "yaml" | "json";
 export function formatDocument(document: ConfigDocument, format: Format): string {
   const shown = Object.fromEntries(Object.entries(document).filter(([, value]) => value !== undefined));
   if (format === "json") return `${JSON.stringify(shown, null, 2)}\n`;
-  const header = "# Tollgate configuration: apply with `tollgate apply -f <file>` (add --dry-run to see the plan first)\n";
+  const header =
+    "# Tollgate configuration: apply with `tollgate apply -f <file>` (add --dry-run to see the plan first)\n";
   return `${header}${Bun.YAML.stringify(shown, null, 2)}\n`;
 }

@@ -25,7 +25,8 @@ export async function planOptions({ ctx }: Planner, options: Record<string, unkn
     });
     const current = ctx.options.raw(def.key);
     planned.set(def.key, stored);
-    const changes = stored === current ? [] : [def.secret ? { field: "value" } : { field: "value", from: current, to: stored }];
+    const changes =
+      stored === current ? [] : [def.secret ? { field: "value" } : { field: "value", from: current, to: stored }];
     steps.push(step("option", key, "update", changes, () => saveOption(ctx, { key, value: stored })));
   }
   return steps;
@@ -41,9 +42,8 @@ function fileValue(def: OptionDef, stored: string): unknown {
 
 /** The options that differ from their defaults; secret ones only `withSecrets`. */
 export function exportOptions(ctx: ServiceContext, withSecrets: boolean): Record<string, unknown> | undefined {
-  const entries = OPTION_DEFS.filter((def) => (withSecrets || !def.secret) && ctx.options.raw(def.key) !== def.default).map((def) => [
-    def.key,
-    fileValue(def, ctx.options.raw(def.key)),
-  ]);
+  const entries = OPTION_DEFS.filter(
+    (def) => (withSecrets || !def.secret) && ctx.options.raw(def.key) !== def.default,
+  ).map((def) => [def.key, fileValue(def, ctx.options.raw(def.key))]);
   return entries.length ? Object.fromEntries(entries) : undefined;
 }

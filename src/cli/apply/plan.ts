@@ -54,7 +54,14 @@ export function diff(
 }
 
 /** A step for an object that exists: unchanged when nothing differs. */
-export function step(kind: Step["kind"], name: string, action: Action, changes: Change[], run: () => Promise<void>, note?: string): Step {
+export function step(
+  kind: Step["kind"],
+  name: string,
+  action: Action,
+  changes: Change[],
+  run: () => Promise<void>,
+  note?: string,
+): Step {
   if (action === "update" && changes.length === 0) return { kind, name, action: "unchanged", changes, note };
   return { kind, name, action, changes, run, note };
 }
@@ -78,7 +85,8 @@ export const defined = (record: Record<string, unknown>): Record<string, unknown
   Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 
 /** The stored JSON text of an object-valued field given as an object or as text. */
-export const jsonText = (value: unknown): unknown => (value !== null && typeof value === "object" ? JSON.stringify(value) : value);
+export const jsonText = (value: unknown): unknown =>
+  value !== null && typeof value === "object" ? JSON.stringify(value) : value;
 
 /** JSON texts compare by what they parse to; anything else by its text. */
 export function sameJson(a: unknown, b: unknown): boolean {

@@ -19,7 +19,11 @@ const RULES = { fields: ["name", "quota", "count", "expired_time"], key: ["name"
  * creates only the missing ones and never deletes; quota and expiry are kept in step on the unused ones
  * (used codes are final, disabled ones stay as they are). New codes are listed by `tollgate redemption list`.
  */
-async function planRedemption({ ctx, root }: Planner, entry: Entry, named: Map<string, RedemptionView[]>): Promise<Step> {
+async function planRedemption(
+  { ctx, root }: Planner,
+  entry: Entry,
+  named: Map<string, RedemptionView[]>,
+): Promise<Step> {
   const name = String(entry.name).trim();
   const count = entry.count === undefined ? 1 : integerOf(entry.count, "count");
   if (count < 1) refuse("count must be at least 1");
@@ -33,13 +37,18 @@ async function planRedemption({ ctx, root }: Planner, entry: Entry, named: Map<s
   const wanted = Object.fromEntries(Object.keys(input).map((field) => [field, fields[field as keyof typeof fields]]));
   const missing = Math.max(0, count - codes.length);
   const stale = codes.filter(
-    (code) => code.status === RedemptionStatus.Unused && Object.keys(wanted).some((field) => code[field as keyof RedemptionView] !== wanted[field]),
+    (code) =>
+      code.status === RedemptionStatus.Unused &&
+      Object.keys(wanted).some((field) => code[field as keyof RedemptionView] !== wanted[field]),
   );
   const changes: Change[] = [];
   if (missing > 0 && codes.length > 0) changes.push({ field: "count", from: codes.length, to: count });
   if (stale.length > 0) changes.push({ field: "unused codes", from: stale.length, to: wanted });
   const action = codes.length === 0 ? "create" : changes.length > 0 ? "update" : "unchanged";
-  const note = codes.length > count ? `${codes.length} codes of this name exist, more than ${count}; apply does not delete` : undefined;
+  const note =
+    codes.length > count
+      ? `${codes.length} codes of this name exist, more than ${count}; apply does not delete`
+      : undefined;
   const run = async () => {
     for (let left = missing; left > 0; left -= BATCH_MAX) {
       await createRedemptions(ctx, root, { ...fields, count: Math.min(left, BATCH_MAX) });
@@ -49,14 +58,16 @@ async function planRedemption({ ctx, root }: Planner, entry: Entry, named: Map<s
   return { kind: "redemption", name, action, changes, note, run: action === "unchanged" ? undefined : run };
 }
 
-const allCodes = ({ ctx, root }: Planner) => allPages((page, pageSize) => listRedemptions(ctx, root, { page, pageSize }));
+const allCodes = ({ ctx, root }: Planner) =>
+  allPages((page, pageSize) => listRedemptions(ctx, root, { page, pageSize }));
 
 export async function planRedemptions(planner: Planner, entries: Entry[]): Promise<Step[]> {
   checkEntries("redemptions", entries, RULES);
   const named = new Map<string, RedemptionView[]>();
   for (const code of await allCodes(planner)) named.set(code.name, [...(named.get(code.name) ?? []), code]);
   const steps: Step[] = [];
-  for (const entry of entries) steps.push(await at(`redemptions "${keyText(entry, RULES.key)}"`, () => planRedemption(planner, entry, named)));
+  for (const entry of entries)
+    steps.push(await at(`redemptions "${keyText(entry, RULES.key)}"`, () => planRedemption(planner, entry, named)));
   return steps;
 }
 
@@ -64,5 +75,12 @@ export async function planRedemptions(planner: Planner, entries: Entry[]): Promi
 export async function exportRedemptions(planner: Planner): Promise<Entry[]> {
   const byName = new Map<string, RedemptionView[]>();
   for (const code of await allCodes(planner)) byName.set(code.name, [...(byName.get(code.name) ?? []), code]);
-  return [...byName].reverse().map(([name, codes]) => ({ name, quota: codes[0]!.quota, count: codes.length, expired_time: codes[0]!.expired_time }));
+  return [...byName]
+    .reverse()
+    .map(([name, codes]) => ({
+      name,
+      quota: codes[0]!.quota,
+      count: codes.length,
+      expired_time: codes[0]!.expired_time,
+    }));
 }

@@ -15,7 +15,20 @@ import { checkEntries, keyText } from "./document";
 import { at, changedOnly, defined, diff, step, type Entry, type Planner, type Step } from "./plan";
 
 const RULES = {
-  fields: ["user", "name", "key", "status", "remain_quota", "unlimited_quota", "expired_time", "model_limits_enabled", "model_limits", "allow_ips", "group", "cross_group_retry"],
+  fields: [
+    "user",
+    "name",
+    "key",
+    "status",
+    "remain_quota",
+    "unlimited_quota",
+    "expired_time",
+    "model_limits_enabled",
+    "model_limits",
+    "allow_ips",
+    "group",
+    "cross_group_retry",
+  ],
   key: ["user", "name"],
 } as const;
 
@@ -27,7 +40,8 @@ const listText = (value: unknown, separator: string) => (Array.isArray(value) ? 
 /** The service's input for the entry; a model list alone turns the model limit on (an empty one off). */
 function inputOf(entry: Entry): Entry {
   const limits = entry.model_limits;
-  const impliedLimit = limits === undefined ? undefined : Array.isArray(limits) ? limits.length > 0 : String(limits).trim() !== "";
+  const impliedLimit =
+    limits === undefined ? undefined : Array.isArray(limits) ? limits.length > 0 : String(limits).trim() !== "";
   return defined({
     name: entry.name,
     remain_quota: entry.remain_quota,
@@ -61,7 +75,13 @@ function desiredOf(input: Entry, base: TokenFields): Entry {
   return Object.fromEntries(Object.keys(input).map((field) => [field, merged[field]]));
 }
 
-async function applyKeyAndStatus(planner: Planner, owner: UserRow, id: number, key: string | undefined, status: number | undefined) {
+async function applyKeyAndStatus(
+  planner: Planner,
+  owner: UserRow,
+  id: number,
+  key: string | undefined,
+  status: number | undefined,
+) {
   if (key !== undefined) await setTokenKey(planner.ctx, planner.root, owner, id, key);
   if (status !== undefined) await updateToken(planner.ctx, owner, { id, status }, true);
 }
@@ -75,7 +95,11 @@ async function planToken(planner: Planner, entry: Entry, owners: Map<string, Use
   const key = entry.key === undefined ? undefined : String(entry.key);
   if (key !== undefined && !rawKeyOf(key)) refuse("key must be sk- followed by 48 letters and digits");
   const owner = owners.get(ownerName);
-  const tokens = owner ? (await allPages((page, pageSize) => listTokens(ctx, owner, { keyword: String(entry.name), page, pageSize }))).filter((t) => t.name === entry.name) : [];
+  const tokens = owner
+    ? (
+        await allPages((page, pageSize) => listTokens(ctx, owner, { keyword: String(entry.name), page, pageSize }))
+      ).filter((t) => t.name === entry.name)
+    : [];
   if (tokens.length > 1) refuse(`the user has ${tokens.length} tokens of this name: rename all but one`);
   const current = tokens[0];
   if (!current) {
@@ -94,17 +118,31 @@ async function planToken(planner: Planner, entry: Entry, owners: Map<string, Use
   const changed = (field: string) => changes.some((c) => c.field === field);
   return step("token", name, "update", changes, async () => {
     if (Object.keys(edit).length > 0) await updateToken(ctx, owner!, { id: current.id, ...edit }, false);
-    await applyKeyAndStatus(planner, owner!, current.id, changed("key") ? key : undefined, changed("status") ? status : undefined);
+    await applyKeyAndStatus(
+      planner,
+      owner!,
+      current.id,
+      changed("key") ? key : undefined,
+      changed("status") ? status : undefined,
+    );
   });
 }
 
 /** Owners by username: live users now, undefined for those the users section will create. */
-async function ownersOf(planner: Planner, entries: Entry[], creating: Set<string>): Promise<Map<string, UserRow | undefined>> {
+async function ownersOf(
+  planner: Planner,
+  entries: Entry[],
+  creating: Set<string>,
+): Promise<Map<string, UserRow | undefined>> {
   const owners = new Map<string, UserRow | undefined>();
   for (const username of new Set(entries.map((entry) => String(entry.user)))) {
     const known = (await usersNamed(planner.ctx, planner.root, username)).length > 0;
-    if (!known && !creating.has(username)) refuse(`tokens: user "${username}" does not exist and is not in the file's users`);
-    owners.set(username, known ? await at(`tokens: user "${username}"`, () => ownerOf(planner.ctx, planner.root, username)) : undefined);
+    if (!known && !creating.has(username))
+      refuse(`tokens: user "${username}" does not exist and is not in the file's users`);
+    owners.set(
+      username,
+      known ? await at(`tokens: user "${username}"`, () => ownerOf(planner.ctx, planner.root, username)) : undefined,
+    );
   }
   return owners;
 }
@@ -114,7 +152,8 @@ export async function planTokens(planner: Planner, entries: Entry[], creatingUse
   checkEntries("tokens", entries, RULES);
   const owners = await ownersOf(planner, entries, creatingUsers);
   const steps: Step[] = [];
-  for (const entry of entries) steps.push(await at(`tokens "${keyText(entry, RULES.key)}"`, () => planToken(planner, entry, owners)));
+  for (const entry of entries)
+    steps.push(await at(`tokens "${keyText(entry, RULES.key)}"`, () => planToken(planner, entry, owners)));
   return steps;
 }
 

@@ -67,7 +67,13 @@ function manageActions(changes: Change[]): string[] {
   return actions;
 }
 
-async function changeUser(ctx: ServiceContext, root: UserRow, id: number, edit: Record<string, unknown>, actions: string[]) {
+async function changeUser(
+  ctx: ServiceContext,
+  root: UserRow,
+  id: number,
+  edit: Record<string, unknown>,
+  actions: string[],
+) {
   if (Object.keys(edit).length > 0) await updateUserAsAdmin(ctx, root, { id, ...edit });
   for (const action of actions) await manageUser(ctx, root, { id, action });
 }
@@ -77,20 +83,38 @@ async function planUser({ ctx, root }: Planner, entry: Entry, existing: Map<stri
   const current = existing.get(username);
   if (!current) {
     if (fields.role === Role.Root) refuse("apply cannot create a root user");
-    const actions = [fields.role === Role.Admin && "promote", fields.status === UserStatus.Disabled && "disable"].filter((a) => a !== false);
-    const note = password === undefined ? "no password given: a random one is set (tollgate user set-password)" : undefined;
-    return step("user", username, "create", [], async () => {
-      const { id } = await createUserAsAdmin(ctx, root, { username, password: password ?? randomAlphanumeric(20), display_name: fields.display_name });
-      const { display_name: _set, role: _role, status: _status, ...edit } = fields;
-      await changeUser(ctx, root, id, edit, actions);
-    }, note);
+    const actions = [
+      fields.role === Role.Admin && "promote",
+      fields.status === UserStatus.Disabled && "disable",
+    ].filter((a) => a !== false);
+    const note =
+      password === undefined ? "no password given: a random one is set (tollgate user set-password)" : undefined;
+    return step(
+      "user",
+      username,
+      "create",
+      [],
+      async () => {
+        const { id } = await createUserAsAdmin(ctx, root, {
+          username,
+          password: password ?? randomAlphanumeric(20),
+          display_name: fields.display_name,
+        });
+        const { display_name: _set, role: _role, status: _status, ...edit } = fields;
+        await changeUser(ctx, root, id, edit, actions);
+      },
+      note,
+    );
   }
   if (current.DeletedAt) refuse("the username belongs to a deleted user");
   const row = await manageableUser(ctx, root, current.id);
   const changes = diff(fields, current as unknown as Entry);
   if (password !== undefined && !(await verifyPassword(password, row.password))) changes.push({ field: "password" });
   const actions = manageActions(changes);
-  const edit = changedOnly({ ...fields, password }, changes.filter((c) => c.field !== "role" && c.field !== "status"));
+  const edit = changedOnly(
+    { ...fields, password },
+    changes.filter((c) => c.field !== "role" && c.field !== "status"),
+  );
   return step("user", username, "update", changes, () => changeUser(ctx, root, current.id, edit, actions));
 }
 
@@ -102,7 +126,8 @@ export async function planUsers(planner: Planner, entries: Entry[]): Promise<Ste
   checkEntries("users", entries, RULES);
   const existing = new Map((await allUsers(planner)).map((user) => [user.username, user]));
   const steps: Step[] = [];
-  for (const entry of entries) steps.push(await at(`users "${keyText(entry, RULES.key)}"`, () => planUser(planner, entry, existing)));
+  for (const entry of entries)
+    steps.push(await at(`users "${keyText(entry, RULES.key)}"`, () => planUser(planner, entry, existing)));
   return steps;
 }
 

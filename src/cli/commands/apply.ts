@@ -33,7 +33,7 @@ key noted; fields left out are not managed; apply never deletes anything.
     - { name: launch, quota: 500000, count: 10 }`;
 
 const valueText = (value: unknown): string => {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "none";
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "none");
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 };
 
@@ -90,8 +90,11 @@ interface ExportFlags {
 async function exportFile(flags: ExportFlags): Promise<void> {
   const format = (flags.format ?? (flags.output?.toLowerCase().endsWith(".json") ? "json" : "yaml")) as Format;
   if (format !== "yaml" && format !== "json") usage("--format must be yaml or json");
-  if (flags.output && existsSync(flags.output) && !flags.force) refuse(`${flags.output} already exists (--force replaces it)`);
-  const text = await asRoot(async (ctx, root) => formatDocument(await exportDocument({ ctx, root }, Boolean(flags.withSecrets)), format));
+  if (flags.output && existsSync(flags.output) && !flags.force)
+    refuse(`${flags.output} already exists (--force replaces it)`);
+  const text = await asRoot(async (ctx, root) =>
+    formatDocument(await exportDocument({ ctx, root }, Boolean(flags.withSecrets)), format),
+  );
   if (!flags.output) return void process.stdout.write(text);
   writeFileSync(flags.output, text, { mode: flags.withSecrets ? 0o600 : 0o644 });
   say(`exported to ${flags.output}${flags.withSecrets ? " (with secrets: keep it safe)" : ""}`);

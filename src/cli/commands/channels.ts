@@ -14,7 +14,19 @@ import { asRoot } from "../context";
 import { jsonFlag, listing, readStdin, sub, type ListFlags } from "../define";
 import { allChannels, channelIdOf } from "../lookup";
 import { CHANNEL_STATUS_NAMES, channelTypeOf, nameOf, timeText } from "../names";
-import { action, emit, EXIT, integer, list, printJson, printPageFooter, printRecord, printTable, say, type Column } from "../output";
+import {
+  action,
+  emit,
+  EXIT,
+  integer,
+  list,
+  printJson,
+  printPageFooter,
+  printRecord,
+  printTable,
+  say,
+  type Column,
+} from "../output";
 import { progress } from "../progress";
 
 const COLUMNS: Column<ChannelView>[] = [
@@ -97,7 +109,9 @@ async function inputOf(flags: ChannelFlags): Promise<Record<string, unknown>> {
 const setStatus = (ref: string, status: number, json?: boolean) =>
   asRoot(async (ctx, root) => {
     const channel = await updateChannel(ctx, root, { id: await channelIdOf(ctx, root, ref), status });
-    emit(channel, json, () => say(`channel ${channel.name} (id ${channel.id}): ${nameOf(CHANNEL_STATUS_NAMES, channel.status)}`));
+    emit(channel, json, () =>
+      say(`channel ${channel.name} (id ${channel.id}): ${nameOf(CHANNEL_STATUS_NAMES, channel.status)}`),
+    );
   });
 
 const probeOf = async (ctx: ServiceContext) => (await import("../../gateway/relay/probe")).relayProbe(ctx);
@@ -105,7 +119,12 @@ const probeOf = async (ctx: ServiceContext) => (await import("../../gateway/rela
 async function testAll(json?: boolean): Promise<void> {
   await asRoot(async (ctx, root) => {
     const bar = progress("testing channels");
-    const { tested } = await testChannels(ctx, await probeOf(ctx), [ChannelStatus.Enabled, ChannelStatus.AutoDisabled], bar.update);
+    const { tested } = await testChannels(
+      ctx,
+      await probeOf(ctx),
+      [ChannelStatus.Enabled, ChannelStatus.AutoDisabled],
+      bar.update,
+    );
     bar.finish();
     const channels = await allChannels(ctx, root);
     emit({ tested, channels }, json, () => {
@@ -117,7 +136,6 @@ async function testAll(json?: boolean): Promise<void> {
 
 /** The subcommands of `tollgate channel`. */
 export function channelCommands(channel: Command): void {
-
   listing(sub(channel, "list", "list channels, highest priority first", "tollgate channel list --group default --json"))
     .option("--keyword <text>", "matches the id, part of the name or tag, or a whole key")
     .option("--group <group>", "only channels serving this group")
@@ -126,7 +144,15 @@ export function channelCommands(channel: Command): void {
       action(async (flags: ListFlags & { keyword?: string; group?: string; model?: string }) =>
         asRoot(async (ctx, root) => {
           const { keyword, group, model, page, pageSize } = flags;
-          const result = await listChannels(ctx, root, { keyword, group, model, idSort: false, tagMode: false, page, pageSize });
+          const result = await listChannels(ctx, root, {
+            keyword,
+            group,
+            model,
+            idSort: false,
+            tagMode: false,
+            page,
+            pageSize,
+          });
           emit(result, flags.json, () => {
             printTable(result.items as ChannelView[], COLUMNS);
             printPageFooter(result);
@@ -135,19 +161,39 @@ export function channelCommands(channel: Command): void {
       ),
     );
 
-  jsonFlag(sub(channel, "show <channel>", "show one channel (by id or name)", "tollgate channel show openai-main --with-key"))
+  jsonFlag(
+    sub(channel, "show <channel>", "show one channel (by id or name)", "tollgate channel show openai-main --with-key"),
+  )
     .option("--with-key", "include the upstream key")
     .action(
       action(async (ref: string, flags: { json?: boolean; withKey?: boolean }) =>
         asRoot(async (ctx, root) => {
           const id = await channelIdOf(ctx, root, ref);
-          const shown = { ...(await getChannel(ctx, root, id)), ...(flags.withKey ? await revealChannelKey(ctx, root, id) : {}) };
-          emit(shown, flags.json, () => printRecord({ ...shown, type: `${shown.type} (${channelTypeName(shown.type)})`, status: nameOf(CHANNEL_STATUS_NAMES, shown.status) }));
+          const shown = {
+            ...(await getChannel(ctx, root, id)),
+            ...(flags.withKey ? await revealChannelKey(ctx, root, id) : {}),
+          };
+          emit(shown, flags.json, () =>
+            printRecord({
+              ...shown,
+              type: `${shown.type} (${channelTypeName(shown.type)})`,
+              status: nameOf(CHANNEL_STATUS_NAMES, shown.status),
+            }),
+          );
         }),
       ),
     );
 
-  jsonFlag(fieldOptions(sub(channel, "add", "create a channel (or, with --batch, one per key line)", "tollgate channel add --type openai --name main --key-stdin --models gpt-4o,gpt-4o-mini --groups default < key.txt")))
+  jsonFlag(
+    fieldOptions(
+      sub(
+        channel,
+        "add",
+        "create a channel (or, with --batch, one per key line)",
+        "tollgate channel add --type openai --name main --key-stdin --models gpt-4o,gpt-4o-mini --groups default < key.txt",
+      ),
+    ),
+  )
     .option("--batch", "one channel per line of the key")
     .action(
       action(async (flags: ChannelFlags & { batch?: boolean }) => {
@@ -160,18 +206,29 @@ export function channelCommands(channel: Command): void {
       }),
     );
 
-  jsonFlag(fieldOptions(sub(channel, "edit <channel>", "change a channel; options left out keep their values", "tollgate channel edit openai-main --priority 10 --weight 5")))
-    .action(
-      action(async (ref: string, flags: ChannelFlags) => {
-        const input = await inputOf(flags);
-        await asRoot(async (ctx, root) => {
-          const updated = await updateChannel(ctx, root, { ...input, id: await channelIdOf(ctx, root, ref) });
-          emit(updated, flags.json, () => say(`updated channel ${updated.name} (id ${updated.id})`));
-        });
-      }),
-    );
+  jsonFlag(
+    fieldOptions(
+      sub(
+        channel,
+        "edit <channel>",
+        "change a channel; options left out keep their values",
+        "tollgate channel edit openai-main --priority 10 --weight 5",
+      ),
+    ),
+  ).action(
+    action(async (ref: string, flags: ChannelFlags) => {
+      const input = await inputOf(flags);
+      await asRoot(async (ctx, root) => {
+        const updated = await updateChannel(ctx, root, { ...input, id: await channelIdOf(ctx, root, ref) });
+        emit(updated, flags.json, () => say(`updated channel ${updated.name} (id ${updated.id})`));
+      });
+    }),
+  );
 
-  for (const [name, status] of [["enable", ChannelStatus.Enabled], ["disable", ChannelStatus.ManuallyDisabled]] as const) {
+  for (const [name, status] of [
+    ["enable", ChannelStatus.Enabled],
+    ["disable", ChannelStatus.ManuallyDisabled],
+  ] as const) {
     jsonFlag(sub(channel, `${name} <channel>`, `${name} a channel`, `tollgate channel ${name} openai-main`)).action(
       action(async (ref: string, flags: { json?: boolean }) => setStatus(ref, status, flags.json)),
     );
@@ -187,7 +244,14 @@ export function channelCommands(channel: Command): void {
     ),
   );
 
-  jsonFlag(sub(channel, "test <channel>", "send one test request through the channel (never changes its status)", "tollgate channel test openai-main --model gpt-4o-mini"))
+  jsonFlag(
+    sub(
+      channel,
+      "test <channel>",
+      "send one test request through the channel (never changes its status)",
+      "tollgate channel test openai-main --model gpt-4o-mini",
+    ),
+  )
     .option("--model <model>", "the model to test (default: the channel's test model, else its first)")
     .action(
       action(async (ref: string, flags: { model?: string; json?: boolean }) =>
@@ -202,11 +266,23 @@ export function channelCommands(channel: Command): void {
       ),
     );
 
-  jsonFlag(sub(channel, "test-all", "test every channel not disabled by hand; disables failing ones and re-enables recovered ones per the settings", "tollgate channel test-all --json")).action(
-    action(async (flags: { json?: boolean }) => testAll(flags.json)),
-  );
+  jsonFlag(
+    sub(
+      channel,
+      "test-all",
+      "test every channel not disabled by hand; disables failing ones and re-enables recovered ones per the settings",
+      "tollgate channel test-all --json",
+    ),
+  ).action(action(async (flags: { json?: boolean }) => testAll(flags.json)));
 
-  jsonFlag(sub(channel, "models", "list every known model name (priced or configured on a channel)", "tollgate channel models --by-type --json"))
+  jsonFlag(
+    sub(
+      channel,
+      "models",
+      "list every known model name (priced or configured on a channel)",
+      "tollgate channel models --by-type --json",
+    ),
+  )
     .option("--by-type", "group the names by channel type")
     .action(
       action(async (flags: { json?: boolean; byType?: boolean }) =>
@@ -217,7 +293,9 @@ export function channelCommands(channel: Command): void {
           }
           const byType = await modelsByType(ctx, root);
           emit(byType, flags.json, () =>
-            Object.entries(byType).forEach(([type, names]) => say(`${channelTypeName(Number(type))} (${type}): ${names.join(", ")}`)),
+            Object.entries(byType).forEach(([type, names]) =>
+              say(`${channelTypeName(Number(type))} (${type}): ${names.join(", ")}`),
+            ),
           );
         }),
       ),

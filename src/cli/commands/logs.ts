@@ -8,7 +8,9 @@ import { jsonFlag, listing, sub, type ListFlags } from "../define";
 import { nameOf, timeText, unixTimeOf } from "../names";
 import { action, emit, printPageFooter, printRecord, printTable, type Column } from "../output";
 
-const TYPE_NAMES: Record<number, string> = Object.fromEntries(Object.entries(LogType).map(([name, value]) => [value, name.toLowerCase()]));
+const TYPE_NAMES: Record<number, string> = Object.fromEntries(
+  Object.entries(LogType).map(([name, value]) => [value, name.toLowerCase()]),
+);
 
 const COLUMNS: Column<LogView>[] = [
   { header: "TIME", value: (l) => timeText(l.created_at), fixed: true },
@@ -47,8 +49,12 @@ const filterOptions = (command: Command) =>
 
 /** The API's query from the flags; the service checks every value as it checks the query string. */
 function queryOf(flags: FilterFlags): Record<string, unknown> {
-  const type = flags.type === undefined ? undefined : (Object.entries(TYPE_NAMES).find(([, name]) => name === flags.type)?.[0] ?? flags.type);
-  const time = (value: string | undefined, what: string) => (value === undefined ? undefined : unixTimeOf(value, -1, what));
+  const type =
+    flags.type === undefined
+      ? undefined
+      : (Object.entries(TYPE_NAMES).find(([, name]) => name === flags.type)?.[0] ?? flags.type);
+  const time = (value: string | undefined, what: string) =>
+    value === undefined ? undefined : unixTimeOf(value, -1, what);
   return {
     type,
     username: flags.user,
@@ -63,8 +69,11 @@ function queryOf(flags: FilterFlags): Record<string, unknown> {
 
 /** The subcommands of `tollgate log`. */
 export function logCommands(log: Command): void {
-
-  listing(filterOptions(sub(log, "list", "list log entries, newest first", "tollgate log list --model gpt-4o --from 2026-01-01 --json"))).action(
+  listing(
+    filterOptions(
+      sub(log, "list", "list log entries, newest first", "tollgate log list --model gpt-4o --from 2026-01-01 --json"),
+    ),
+  ).action(
     action(async (flags: ListFlags & FilterFlags) =>
       asRoot(async (ctx, root) => {
         const page = await listLogs(ctx, root, "all", queryOf(flags), { page: flags.page, pageSize: flags.pageSize });
@@ -76,7 +85,16 @@ export function logCommands(log: Command): void {
     ),
   );
 
-  jsonFlag(filterOptions(sub(log, "stat", "consumed quota over the filters, and requests and tokens of the last minute", "tollgate log stat --user alice --from 2026-01-01"))).action(
+  jsonFlag(
+    filterOptions(
+      sub(
+        log,
+        "stat",
+        "consumed quota over the filters, and requests and tokens of the last minute",
+        "tollgate log stat --user alice --from 2026-01-01",
+      ),
+    ),
+  ).action(
     action(async (flags: FilterFlags & { json?: boolean }) =>
       asRoot(async (ctx, root) => {
         const stat = await logStat(ctx, root, "all", queryOf(flags));

@@ -7,12 +7,16 @@ import { action, emit, printTable, say } from "../output";
 
 /** The subcommands of `tollgate option`. */
 export function optionCommands(option: Command): void {
-
   jsonFlag(sub(option, "list", "list every option and its value", "tollgate option list --json")).action(
     action(async (flags: { json?: boolean }) =>
       withService(async (ctx) => {
         const options = listOptions(ctx);
-        emit(options, flags.json, () => printTable(options, [{ header: "KEY", value: (o) => o.key }, { header: "VALUE", value: (o) => o.value }]));
+        emit(options, flags.json, () =>
+          printTable(options, [
+            { header: "KEY", value: (o) => o.key },
+            { header: "VALUE", value: (o) => o.value },
+          ]),
+        );
       }),
     ),
   );
@@ -26,7 +30,12 @@ export function optionCommands(option: Command): void {
     ),
   );
 
-  sub(option, "set <key> <value>", 'save one option ("-" reads the value from stdin)', "tollgate option set ModelRatio - < ratios.json").action(
+  sub(
+    option,
+    "set <key> <value>",
+    'save one option ("-" reads the value from stdin)',
+    "tollgate option set ModelRatio - < ratios.json",
+  ).action(
     action(async (key: string, value: string) => {
       const text = value === "-" ? await readStdin() : value;
       await withService(async (ctx) => {

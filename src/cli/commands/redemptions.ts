@@ -21,8 +21,14 @@ const COLUMNS: Column<RedemptionView>[] = [
 
 /** The subcommands of `tollgate redemption`. */
 export function redemptionCommands(redemption: Command): void {
-
-  jsonFlag(sub(redemption, "create", "create codes and print them, one per line", "tollgate redemption create --quota 500000 --count 10 --name launch > codes.txt"))
+  jsonFlag(
+    sub(
+      redemption,
+      "create",
+      "create codes and print them, one per line",
+      "tollgate redemption create --quota 500000 --count 10 --name launch > codes.txt",
+    ),
+  )
     .requiredOption("--quota <units>", "quota each code gives (500000 = 1 USD)", integer())
     .option("--count <n>", "how many codes (1 to 100)", integer(1, 100), 1)
     .option("--name <name>", "a name for the batch (default: the quota as text)")
@@ -31,7 +37,12 @@ export function redemptionCommands(redemption: Command): void {
       action(async (flags: { quota: number; count: number; name?: string; expires?: string; json?: boolean }) =>
         asRoot(async (ctx, root) => {
           const expired_time = flags.expires === undefined ? undefined : unixTimeOf(flags.expires, 0, "--expires");
-          const keys = await createRedemptions(ctx, root, { quota: flags.quota, count: flags.count, name: flags.name, expired_time });
+          const keys = await createRedemptions(ctx, root, {
+            quota: flags.quota,
+            count: flags.count,
+            name: flags.name,
+            expired_time,
+          });
           emit(keys, flags.json, () => say(keys.join("\n")));
         }),
       ),
@@ -42,7 +53,11 @@ export function redemptionCommands(redemption: Command): void {
     .action(
       action(async (flags: ListFlags & { keyword?: string }) =>
         asRoot(async (ctx, root) => {
-          const page = await listRedemptions(ctx, root, { keyword: flags.keyword, page: flags.page, pageSize: flags.pageSize });
+          const page = await listRedemptions(ctx, root, {
+            keyword: flags.keyword,
+            page: flags.page,
+            pageSize: flags.pageSize,
+          });
           emit(page, flags.json, () => {
             printTable(page.items, COLUMNS);
             printPageFooter(page);
@@ -51,12 +66,17 @@ export function redemptionCommands(redemption: Command): void {
       ),
     );
 
-  for (const [name, status] of [["enable", RedemptionStatus.Unused], ["disable", RedemptionStatus.Disabled]] as const) {
+  for (const [name, status] of [
+    ["enable", RedemptionStatus.Unused],
+    ["disable", RedemptionStatus.Disabled],
+  ] as const) {
     jsonFlag(sub(redemption, `${name} <id>`, `${name} an unused code`, `tollgate redemption ${name} 42`)).action(
       action(async (id: string, flags: { json?: boolean }) =>
         asRoot(async (ctx, root) => {
           const code = await updateRedemption(ctx, root, { id, status }, true);
-          emit(code, flags.json, () => say(`redemption code ${code.id}: ${nameOf(REDEMPTION_STATUS_NAMES, code.status)}`));
+          emit(code, flags.json, () =>
+            say(`redemption code ${code.id}: ${nameOf(REDEMPTION_STATUS_NAMES, code.status)}`),
+          );
         }),
       ),
     );

@@ -41,9 +41,12 @@ export function systemCommands(program: Command): void {
 
   sub(program, "version", "print the version", "tollgate version").action(() => say(VERSION));
 
-  sub(program, "migrate", "apply pending database migrations and print what was applied", "SQLITE_PATH=/data/tollgate.db tollgate migrate").action(
-    action(migrateNow),
-  );
+  sub(
+    program,
+    "migrate",
+    "apply pending database migrations and print what was applied",
+    "SQLITE_PATH=/data/tollgate.db tollgate migrate",
+  ).action(action(migrateNow));
 
   sub(
     program,

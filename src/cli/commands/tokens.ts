@@ -75,13 +75,16 @@ const tokenCommand = (parent: Command, spec: string, description: string, exampl
 
 /** The subcommands of `tollgate token`. */
 export function tokenCommands(token: Command): void {
-
   listing(forUser(sub(token, "list", "list a user's tokens, newest first", "tollgate token list --user alice --json")))
     .option("--keyword <text>", "part of the name")
     .action(
       action(async (flags: ListFlags & { user: string; keyword?: string }) =>
         asOwner(flags.user, async (ctx, owner) => {
-          const page = await listTokens(ctx, owner, { keyword: flags.keyword, page: flags.page, pageSize: flags.pageSize });
+          const page = await listTokens(ctx, owner, {
+            keyword: flags.keyword,
+            page: flags.page,
+            pageSize: flags.pageSize,
+          });
           emit(page, flags.json, () => {
             printTable(page.items, COLUMNS);
             printPageFooter(page);
@@ -90,16 +93,34 @@ export function tokenCommands(token: Command): void {
       ),
     );
 
-  tokenCommand(token, "show <token>", "show one token (by id or name; the key masked)", "tollgate token show laptop --user alice").action(
+  tokenCommand(
+    token,
+    "show <token>",
+    "show one token (by id or name; the key masked)",
+    "tollgate token show laptop --user alice",
+  ).action(
     action(async (ref: string, flags: TokenFlags) =>
       asOwner(flags.user, async (ctx, owner) => {
         const shown = await getToken(ctx, owner, await tokenIdOf(ctx, owner, ref));
-        emit(shown, flags.json, () => printRecord({ ...shown, status: nameOf(TOKEN_STATUS_NAMES, shown.status), expired_time: timeText(shown.expired_time) }));
+        emit(shown, flags.json, () =>
+          printRecord({
+            ...shown,
+            status: nameOf(TOKEN_STATUS_NAMES, shown.status),
+            expired_time: timeText(shown.expired_time),
+          }),
+        );
       }),
     ),
   );
 
-  fieldOptions(tokenCommand(token, "add", "create tokens and print their keys (shown this once; `reveal` shows them again)", "tollgate token add --user alice --name laptop --quota 5000000 --expires 2026-12-31"))
+  fieldOptions(
+    tokenCommand(
+      token,
+      "add",
+      "create tokens and print their keys (shown this once; `reveal` shows them again)",
+      "tollgate token add --user alice --name laptop --quota 5000000 --expires 2026-12-31",
+    ),
+  )
     .option("--count <n>", "create several alike (1 to 100)", integer(1, 100))
     .action(
       action(async (flags: TokenFlags & { count?: number }) =>
@@ -110,27 +131,51 @@ export function tokenCommands(token: Command): void {
       ),
     );
 
-  fieldOptions(tokenCommand(token, "edit <token>", "change a token; options left out keep their values", "tollgate token edit laptop --user alice --quota 1000000 --models gpt-4o")).action(
+  fieldOptions(
+    tokenCommand(
+      token,
+      "edit <token>",
+      "change a token; options left out keep their values",
+      "tollgate token edit laptop --user alice --quota 1000000 --models gpt-4o",
+    ),
+  ).action(
     action(async (ref: string, flags: TokenFlags) =>
       asOwner(flags.user, async (ctx, owner) => {
-        const updated = await updateToken(ctx, owner, { ...inputOf(flags), id: await tokenIdOf(ctx, owner, ref) }, false);
+        const updated = await updateToken(
+          ctx,
+          owner,
+          { ...inputOf(flags), id: await tokenIdOf(ctx, owner, ref) },
+          false,
+        );
         emit(updated, flags.json, () => say(`updated token ${updated.name} (id ${updated.id})`));
       }),
     ),
   );
 
-  for (const [name, status] of [["enable", TokenStatus.Enabled], ["disable", TokenStatus.Disabled]] as const) {
+  for (const [name, status] of [
+    ["enable", TokenStatus.Enabled],
+    ["disable", TokenStatus.Disabled],
+  ] as const) {
     tokenCommand(token, `${name} <token>`, `${name} a token`, `tollgate token ${name} laptop --user alice`).action(
       action(async (ref: string, flags: TokenFlags) =>
         asOwner(flags.user, async (ctx, owner) => {
           const updated = await updateToken(ctx, owner, { id: await tokenIdOf(ctx, owner, ref), status }, true);
-          emit(updated, flags.json, () => say(`token ${updated.name} (id ${updated.id}): ${nameOf(TOKEN_STATUS_NAMES, updated.status)}`));
+          emit(updated, flags.json, () =>
+            say(`token ${updated.name} (id ${updated.id}): ${nameOf(TOKEN_STATUS_NAMES, updated.status)}`),
+          );
         }),
       ),
     );
   }
 
-  forUser(sub(token, "delete <token>", "delete a token; its key stops working at once", "tollgate token delete laptop --user alice")).action(
+  forUser(
+    sub(
+      token,
+      "delete <token>",
+      "delete a token; its key stops working at once",
+      "tollgate token delete laptop --user alice",
+    ),
+  ).action(
     action(async (ref: string, flags: TokenFlags) =>
       asOwner(flags.user, async (ctx, owner) => {
         await deleteToken(ctx, owner, await tokenIdOf(ctx, owner, ref));
@@ -139,7 +184,12 @@ export function tokenCommands(token: Command): void {
     ),
   );
 
-  tokenCommand(token, "reveal <token>", "print a token's whole key", "tollgate token reveal laptop --user alice").action(
+  tokenCommand(
+    token,
+    "reveal <token>",
+    "print a token's whole key",
+    "tollgate token reveal laptop --user alice",
+  ).action(
     action(async (ref: string, flags: TokenFlags) =>
       asOwner(flags.user, async (ctx, owner) => {
         const id = await tokenIdOf(ctx, owner, ref);

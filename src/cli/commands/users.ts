@@ -61,7 +61,11 @@ const manage = (ref: string, input: Record<string, unknown>, json?: boolean) =>
     const id = await userIdOf(ctx, root, ref);
     const after = await manageUser(ctx, root, { id, ...input });
     emit({ id, ...after }, json, () =>
-      say(input.action === "delete" ? `deleted user ${ref}` : `user ${ref}: role ${nameOf(ROLE_NAMES, after.role)}, status ${nameOf(USER_STATUS_NAMES, after.status)}`),
+      say(
+        input.action === "delete"
+          ? `deleted user ${ref}`
+          : `user ${ref}: role ${nameOf(ROLE_NAMES, after.role)}, status ${nameOf(USER_STATUS_NAMES, after.status)}`,
+      ),
     );
   });
 
@@ -83,14 +87,20 @@ interface EditFlags {
 
 /** The subcommands of `tollgate user`. */
 export function userCommands(user: Command): void {
-
-  listing(sub(user, "list", "list users, newest first (deleted ones included)", "tollgate user list --group vip --json"))
+  listing(
+    sub(user, "list", "list users, newest first (deleted ones included)", "tollgate user list --group vip --json"),
+  )
     .option("--keyword <text>", "matches the id, or part of the username, display name or email")
     .option("--group <group>", "only users of this group")
     .action(
       action(async (flags: ListFlags & { keyword?: string; group?: string }) =>
         asRoot(async (ctx, root) => {
-          const page = await listUsers(ctx, root, { keyword: flags.keyword, group: flags.group, page: flags.page, pageSize: flags.pageSize });
+          const page = await listUsers(ctx, root, {
+            keyword: flags.keyword,
+            group: flags.group,
+            page: flags.page,
+            pageSize: flags.pageSize,
+          });
           emit(page, flags.json, () => {
             printTable(page.items, COLUMNS);
             printPageFooter(page);
@@ -105,7 +115,16 @@ export function userCommands(user: Command): void {
     ),
   );
 
-  jsonFlag(passwordOptions(sub(user, "add <username>", "create an ordinary user", "echo 'secret-pass' | tollgate user add alice --password-stdin")))
+  jsonFlag(
+    passwordOptions(
+      sub(
+        user,
+        "add <username>",
+        "create an ordinary user",
+        "echo 'secret-pass' | tollgate user add alice --password-stdin",
+      ),
+    ),
+  )
     .option("--display-name <name>", "the display name (default: the username)")
     .action(
       action(async (username: string, flags: PasswordFlags & { displayName?: string; json?: boolean }) => {
@@ -117,7 +136,14 @@ export function userCommands(user: Command): void {
       }),
     );
 
-  jsonFlag(sub(user, "edit <user>", "change a user's profile, group or balance", "tollgate user edit alice --group vip --quota 5000000"))
+  jsonFlag(
+    sub(
+      user,
+      "edit <user>",
+      "change a user's profile, group or balance",
+      "tollgate user edit alice --group vip --quota 5000000",
+    ),
+  )
     .option("--username <name>", "a new username")
     .option("--display-name <name>", "a new display name")
     .option("--email <email>", "a new email (empty clears it)")
@@ -137,11 +163,30 @@ export function userCommands(user: Command): void {
     );
   }
 
-  jsonFlag(passwordOptions(sub(user, "set-password <user>", "set a user's password; signs them out everywhere", "tollgate user set-password alice --password-stdin < pass.txt"))).action(
-    action(async (ref: string, flags: PasswordFlags & { json?: boolean }) => update(ref, { password: await passwordOf(flags) }, flags.json)),
+  jsonFlag(
+    passwordOptions(
+      sub(
+        user,
+        "set-password <user>",
+        "set a user's password; signs them out everywhere",
+        "tollgate user set-password alice --password-stdin < pass.txt",
+      ),
+    ),
+  ).action(
+    action(async (ref: string, flags: PasswordFlags & { json?: boolean }) =>
+      update(ref, { password: await passwordOf(flags) }, flags.json),
+    ),
   );
 
-  jsonFlag(sub(user, "add-quota <user>", "add to (or subtract from, or set) a user's balance; logged", "tollgate user add-quota alice 500000", "tollgate user add-quota alice 1000 --mode subtract"))
+  jsonFlag(
+    sub(
+      user,
+      "add-quota <user>",
+      "add to (or subtract from, or set) a user's balance; logged",
+      "tollgate user add-quota alice 500000",
+      "tollgate user add-quota alice 1000 --mode subtract",
+    ),
+  )
     .argument("<units>", "quota units (500000 = 1 USD)", integer())
     .option("--mode <mode>", "add, subtract or override", "add")
     .action(

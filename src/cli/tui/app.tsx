@@ -34,8 +34,14 @@ const globalKeys = (): KeyHelp[] => [
 
 const promptKeys = (prompt: Prompt): KeyHelp[] =>
   prompt.kind === "confirm"
-    ? [["y", t`yes`], ["n", t`no`]]
-    : [["Enter", t`confirm`], ["Esc", t`cancel`]];
+    ? [
+        ["y", t`yes`],
+        ["n", t`no`],
+      ]
+    : [
+        ["Enter", t`confirm`],
+        ["Esc", t`cancel`],
+      ];
 
 export interface AppProps {
   ctx: ServiceContext;

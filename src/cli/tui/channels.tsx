@@ -27,8 +27,13 @@ export const channelKeys = (): KeyHelp[] => [
 ];
 
 const statusText = (status: number): string =>
-  status === ChannelStatus.Enabled ? t`Enabled` : status === ChannelStatus.AutoDisabled ? t`Auto-disabled` : t`Disabled`;
-const statusColor = (status: number): string => (status === ChannelStatus.Enabled ? "green" : status === ChannelStatus.AutoDisabled ? "yellow" : "red");
+  status === ChannelStatus.Enabled
+    ? t`Enabled`
+    : status === ChannelStatus.AutoDisabled
+      ? t`Auto-disabled`
+      : t`Disabled`;
+const statusColor = (status: number): string =>
+  status === ChannelStatus.Enabled ? "green" : status === ChannelStatus.AutoDisabled ? "yellow" : "red";
 const seconds = (ms: number): string => (ms > 0 ? `${(ms / 1000).toFixed(2)} s` : "-");
 
 const columns = (): Column<ChannelView>[] => [
@@ -48,7 +53,15 @@ export function ChannelsScreen() {
   const { text: keyword, fields } = parseFilter(filter, FILTER_FIELDS);
   const list = usePagedList(
     async (page, pageSize) =>
-      (await listChannels(ctx, actor, { keyword, model: fields.model, group: fields.group, idSort: false, tagMode: false, page, pageSize })) as PageOf<ChannelView>,
+      (await listChannels(ctx, actor, {
+        keyword,
+        model: fields.model,
+        group: fields.group,
+        idSort: false,
+        tagMode: false,
+        page,
+        pageSize,
+      })) as PageOf<ChannelView>,
     filter,
     Math.max(height - 3, 1),
     REFRESH_MS,
@@ -83,14 +96,19 @@ export function ChannelsScreen() {
   useInput(
     (input, key) => {
       if (list.onKey(key)) return;
-      if (input === "/") ask({ kind: "input", label: t`Filter (name, model:…, group:…):`, initial: filter, onSubmit: setFilter });
+      if (input === "/")
+        ask({ kind: "input", label: t`Filter (name, model:…, group:…):`, initial: filter, onSubmit: setFilter });
       const channel = list.selected();
       if (!channel) return;
       const name = channel.name;
       if (input === "t") test(channel);
       else if (input === "e") change(channel, { status: ChannelStatus.Enabled }, () => t`Channel ${name} enabled`);
       else if (input === "d") {
-        ask({ kind: "confirm", question: t`Disable channel ${name}?`, onYes: () => change(channel, { status: ChannelStatus.ManuallyDisabled }, () => t`Channel ${name} disabled`) });
+        ask({
+          kind: "confirm",
+          question: t`Disable channel ${name}?`,
+          onYes: () => change(channel, { status: ChannelStatus.ManuallyDisabled }, () => t`Channel ${name} disabled`),
+        });
       } else if (input === "p") edit(channel, "priority", t`Priority`);
       else if (input === "w") edit(channel, "weight", t`Weight`);
     },
@@ -99,14 +117,24 @@ export function ChannelsScreen() {
 
   return (
     <Box flexDirection="column" flexGrow={1}>
-      <Table columns={columns()} rows={list.items} rowKey={(c) => c.id} cursor={list.cursor} empty={t`No channels match.`} />
+      <Table
+        columns={columns()}
+        rows={list.items}
+        rowKey={(c) => c.id}
+        cursor={list.cursor}
+        empty={t`No channels match.`}
+      />
       <Box flexGrow={1} />
       {shown ? (
         <Text dimColor wrap="truncate-end">
           {`${channelTypeName(shown.type)} | ${shown.models}`}
         </Text>
       ) : null}
-      <ListFooter list={list} filter={filter} summary={t`Page ${page}/${pages}, ${plural(total, { one: "# channel", other: "# channels" })}`} />
+      <ListFooter
+        list={list}
+        filter={filter}
+        summary={t`Page ${page}/${pages}, ${plural(total, { one: "# channel", other: "# channels" })}`}
+      />
     </Box>
   );
 }

@@ -6,7 +6,13 @@ import type { Probe } from "../../service/relay/channel-tests";
 /** A question on the status line that takes the keyboard until it is answered. */
 export type Prompt =
   | { kind: "confirm"; question: string; onYes: () => void }
-  | { kind: "input"; label: string; initial?: string; hint?: (value: string) => string; onSubmit: (value: string) => void };
+  | {
+      kind: "input";
+      label: string;
+      initial?: string;
+      hint?: (value: string) => string;
+      onSubmit: (value: string) => void;
+    };
 
 export type Tone = "ok" | "error" | "busy";
 

@@ -20,13 +20,24 @@ export const logKeys = (): KeyHelp[] => [
 ];
 
 const typeText = (type: number): string =>
-  ({ [LogType.TopUp]: t`Top-up`, [LogType.Consume]: t`Consumption`, [LogType.Manage]: t`Management`, [LogType.System]: t`System event`, [LogType.Error]: t`Error`, [LogType.Refund]: t`Refund` })[type] ??
-  String(type);
+  ({
+    [LogType.TopUp]: t`Top-up`,
+    [LogType.Consume]: t`Consumption`,
+    [LogType.Manage]: t`Management`,
+    [LogType.System]: t`System event`,
+    [LogType.Error]: t`Error`,
+    [LogType.Refund]: t`Refund`,
+  })[type] ?? String(type);
 
 /** The service's query from the filter line: bare words are a username; user:, model: and channel: (an id). */
 function queryOf(filter: string, errorsOnly: boolean): Record<string, unknown> {
   const { text, fields } = parseFilter(filter, FILTER_FIELDS);
-  return { username: fields.user ?? text, model_name: fields.model, channel: fields.channel, type: errorsOnly ? LogType.Error : undefined };
+  return {
+    username: fields.user ?? text,
+    model_name: fields.model,
+    channel: fields.channel,
+    type: errorsOnly ? LogType.Error : undefined,
+  };
 }
 
 /** The newest rows of everyone's log, newest on top, with new ones added every second; filters as the admin log list. */
@@ -50,7 +61,8 @@ export function LogsScreen() {
 
   useInput(
     (input) => {
-      if (input === "/") ask({ kind: "input", label: t`Filter (user, model:…, channel:id):`, initial: filter, onSubmit: setFilter });
+      if (input === "/")
+        ask({ kind: "input", label: t`Filter (user, model:…, channel:id):`, initial: filter, onSubmit: setFilter });
       else if (input === "x") setErrorsOnly((on) => !on);
     },
     { isActive: active },
@@ -58,17 +70,27 @@ export function LogsScreen() {
 
   const columns: Column<LogView>[] = [
     { header: t`Time`, width: 8, value: (r) => clockOf(r.created_at) },
-    { header: t`Type`, width: 11, value: (r) => typeText(r.type), color: (r) => (r.type === LogType.Error ? "red" : undefined) },
+    {
+      header: t`Type`,
+      width: 11,
+      value: (r) => typeText(r.type),
+      color: (r) => (r.type === LogType.Error ? "red" : undefined),
+    },
     { header: t`User`, width: 10, value: (r) => r.username },
     { header: t`Model`, width: 14, value: (r) => r.model_name },
     { header: t`Channel`, width: 10, value: (r) => r.channel_name || (r.channel ? `#${r.channel}` : "") },
     {
       header: t`Details`,
       grow: true,
-      value: (r) => (r.type === LogType.Consume ? `${r.prompt_tokens}+${r.completion_tokens} ${quotaOf(ctx, r.quota)} ${r.use_time}s` : r.content),
+      value: (r) =>
+        r.type === LogType.Consume
+          ? `${r.prompt_tokens}+${r.completion_tokens} ${quotaOf(ctx, r.quota)} ${r.use_time}s`
+          : r.content,
     },
   ];
-  const shown = [filter ? t`Filter: ${filter}` : t`No filter (/ to set one)`, errorsOnly ? t`errors only` : ""].filter(Boolean).join(" | ");
+  const shown = [filter ? t`Filter: ${filter}` : t`No filter (/ to set one)`, errorsOnly ? t`errors only` : ""]
+    .filter(Boolean)
+    .join(" | ");
   return (
     <Box flexDirection="column" flexGrow={1}>
       <Table columns={columns} rows={rows} rowKey={(r) => r.id} empty={t`No log entries yet.`} />

@@ -29,7 +29,12 @@ function Ranking({ title, nameHeader, rows }: { title: string; nameHeader: strin
   const columns: Column<ColumnTotals>[] = [
     { header: nameHeader, grow: true, value: (row) => row.name || "-" },
     { header: t`Requests`, width: 8, right: true, value: (row) => countOf(row.requests) },
-    { header: t({ message: "Spent", context: "quota" }), width: 9, right: true, value: (row) => quotaOf(ctx, row.quota) },
+    {
+      header: t({ message: "Spent", context: "quota" }),
+      width: 9,
+      right: true,
+      value: (row) => quotaOf(ctx, row.quota),
+    },
   ];
   return (
     <Box flexDirection="column" width={38} marginRight={1}>
@@ -49,7 +54,10 @@ export function OverviewScreen() {
   if (!data) return <Text color={error ? "red" : undefined}>{error ?? t`Loading…`}</Text>;
   const { errors } = data;
   const time = clockOf(data.at);
-  const errorRate = errors.rate === null ? t`not recorded (ErrorLogEnabled is off)` : `${percentOf(errors.rate)}  (${errors.failed}/${errors.calls})`;
+  const errorRate =
+    errors.rate === null
+      ? t`not recorded (ErrorLogEnabled is off)`
+      : `${percentOf(errors.rate)}  (${errors.failed}/${errors.calls})`;
   return (
     <Box flexDirection="column" paddingX={1}>
       <Box marginTop={1}>

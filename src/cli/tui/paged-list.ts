@@ -41,12 +41,21 @@ interface Loaded<T> extends PageOf<T> {
  * the first row; `everyMs` reloads the page periodically. The place is kept in a ref, so several keys
  * in one read (arrows held down over a slow link) each move from where the previous one left off.
  */
-export function usePagedList<T>(load: (page: number, pageSize: number) => Promise<PageOf<T>>, filterKey: string, pageSize: number, everyMs = 0): PagedList<T> {
+export function usePagedList<T>(
+  load: (page: number, pageSize: number) => Promise<PageOf<T>>,
+  filterKey: string,
+  pageSize: number,
+  everyMs = 0,
+): PagedList<T> {
   const place = useRef<Place>({ filterKey, page: 1, cursor: 0 });
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   if (place.current.filterKey !== filterKey) place.current = { filterKey, page: 1, cursor: 0 };
   const { page } = place.current;
-  const polled = usePoll<Loaded<T>>(async () => ({ ...(await load(page, pageSize)), filterKey, page }), `${filterKey}\n${page}\n${pageSize}`, everyMs);
+  const polled = usePoll<Loaded<T>>(
+    async () => ({ ...(await load(page, pageSize)), filterKey, page }),
+    `${filterKey}\n${page}\n${pageSize}`,
+    everyMs,
+  );
   const loaded = useRef(polled.data);
   loaded.current = polled.data;
 

@@ -15,7 +15,10 @@ export async function runTui(language: Language): Promise<void> {
   try {
     const actor = await actingRoot(ctx);
     // The terminal was checked before; a CI variable in the environment must not turn the screen static.
-    const app = render(<App ctx={ctx} actor={actor} probe={relayProbe(ctx)} />, { alternateScreen: true, interactive: true });
+    const app = render(<App ctx={ctx} actor={actor} probe={relayProbe(ctx)} />, {
+      alternateScreen: true,
+      interactive: true,
+    });
     await app.waitUntilExit();
   } finally {
     await ctx.close();

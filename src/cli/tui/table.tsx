@@ -20,9 +20,32 @@ interface TableProps<T> {
   empty?: string;
 }
 
-function Cell({ width, grow, right, children, bold, color, inverse }: { width?: number; grow?: boolean; right?: boolean; children: string; bold?: boolean; color?: string; inverse?: boolean }) {
+function Cell({
+  width,
+  grow,
+  right,
+  children,
+  bold,
+  color,
+  inverse,
+}: {
+  width?: number;
+  grow?: boolean;
+  right?: boolean;
+  children: string;
+  bold?: boolean;
+  color?: string;
+  inverse?: boolean;
+}) {
   return (
-    <Box width={width} flexGrow={grow ? 1 : 0} flexShrink={grow ? 1 : 0} flexBasis={grow ? 0 : undefined} marginRight={1} justifyContent={right ? "flex-end" : "flex-start"}>
+    <Box
+      width={width}
+      flexGrow={grow ? 1 : 0}
+      flexShrink={grow ? 1 : 0}
+      flexBasis={grow ? 0 : undefined}
+      marginRight={1}
+      justifyContent={right ? "flex-end" : "flex-start"}
+    >
       <Text wrap="truncate-end" bold={bold} color={color} inverse={inverse}>
         {children}
       </Text>
@@ -48,7 +71,14 @@ export function Table<T>({ columns, rows, rowKey, cursor, empty }: TableProps<T>
         <Box key={rowKey(row)}>
           {marked && <Text bold>{index === cursor ? "> " : "  "}</Text>}
           {columns.map((column) => (
-            <Cell key={column.header} width={column.width} grow={column.grow} right={column.right} color={column.color?.(row)} inverse={index === cursor}>
+            <Cell
+              key={column.header}
+              width={column.width}
+              grow={column.grow}
+              right={column.right}
+              color={column.color?.(row)}
+              inverse={index === cursor}
+            >
               {String(column.value(row))}
             </Cell>
           ))}

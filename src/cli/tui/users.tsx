@@ -22,7 +22,8 @@ export const userKeys = (): KeyHelp[] => [
 ];
 
 const roleText = (role: number): string => (role >= Role.Root ? t`Root` : role >= Role.Admin ? t`Admin` : t`User`);
-const statusText = (u: UserView): string => (u.DeletedAt ? t`Deleted` : u.status === UserStatus.Enabled ? t`Enabled` : t`Disabled`);
+const statusText = (u: UserView): string =>
+  u.DeletedAt ? t`Deleted` : u.status === UserStatus.Enabled ? t`Enabled` : t`Disabled`;
 const statusColor = (u: UserView): string => (u.DeletedAt ? "gray" : u.status === UserStatus.Enabled ? "green" : "red");
 
 /** "-300" subtracts 300, "300" adds it: the add_quota action's value and mode. */
@@ -35,7 +36,11 @@ const quotaChangeOf = (text: string) => {
 export function UsersScreen() {
   const { ctx, actor, height, active, ask, run } = useTui();
   const [keyword, setKeyword] = useState("");
-  const list = usePagedList((page, pageSize) => listUsers(ctx, actor, { keyword: keyword || undefined, page, pageSize }), keyword, Math.max(height - 2, 1));
+  const list = usePagedList(
+    (page, pageSize) => listUsers(ctx, actor, { keyword: keyword || undefined, page, pageSize }),
+    keyword,
+    Math.max(height - 2, 1),
+  );
   const { page, pages, total } = list;
 
   const columns: Column<UserView>[] = [
@@ -51,7 +56,11 @@ export function UsersScreen() {
 
   /** One manage action, as POST /api/user/manage; then the page is read again. */
   const manage = (u: UserView, action: string, done: string, extra: Record<string, unknown> = {}) =>
-    void run(() => manageUser(ctx, actor, { id: u.id, action, ...extra }).then(() => done).finally(list.reload));
+    void run(() =>
+      manageUser(ctx, actor, { id: u.id, action, ...extra })
+        .then(() => done)
+        .finally(list.reload),
+    );
 
   const addQuota = (u: UserView, name = u.username) =>
     ask({
@@ -67,15 +76,31 @@ export function UsersScreen() {
   useInput(
     (input, key) => {
       if (list.onKey(key)) return;
-      if (input === "/") ask({ kind: "input", label: t`Search (id, name, email):`, initial: keyword, onSubmit: (text) => setKeyword(text.trim()) });
+      if (input === "/")
+        ask({
+          kind: "input",
+          label: t`Search (id, name, email):`,
+          initial: keyword,
+          onSubmit: (text) => setKeyword(text.trim()),
+        });
       const user = list.selected();
       if (!user) return;
       const name = user.username;
       if (input === "e") manage(user, "enable", t`User ${name} enabled`);
-      else if (input === "d") ask({ kind: "confirm", question: t`Disable user ${name} and sign them out?`, onYes: () => manage(user, "disable", t`User ${name} disabled`) });
+      else if (input === "d")
+        ask({
+          kind: "confirm",
+          question: t`Disable user ${name} and sign them out?`,
+          onYes: () => manage(user, "disable", t`User ${name} disabled`),
+        });
       else if (input === "a") addQuota(user);
       else if (input === "+") manage(user, "promote", t`${name} is now an administrator`);
-      else if (input === "-") ask({ kind: "confirm", question: t`Demote ${name} to an ordinary user?`, onYes: () => manage(user, "demote", t`${name} is now an ordinary user`) });
+      else if (input === "-")
+        ask({
+          kind: "confirm",
+          question: t`Demote ${name} to an ordinary user?`,
+          onYes: () => manage(user, "demote", t`${name} is now an ordinary user`),
+        });
     },
     { isActive: active },
   );
@@ -84,7 +109,11 @@ export function UsersScreen() {
     <Box flexDirection="column" flexGrow={1}>
       <Table columns={columns} rows={list.items} rowKey={(u) => u.id} cursor={list.cursor} empty={t`No users match.`} />
       <Box flexGrow={1} />
-      <ListFooter list={list} filter={keyword} summary={t`Page ${page}/${pages}, ${plural(total, { one: "# user", other: "# users" })}`} />
+      <ListFooter
+        list={list}
+        filter={keyword}
+        summary={t`Page ${page}/${pages}, ${plural(total, { one: "# user", other: "# users" })}`}
+      />
     </Box>
   );
 }

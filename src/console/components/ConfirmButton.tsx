@@ -15,19 +15,38 @@ interface ConfirmButtonProps {
 }
 
 /** A button whose action runs only after the person confirms it in a dialog. */
-export function ConfirmButton({ children, title, question, onConfirm, className = "btn btn-xs", action, danger, disabled }: ConfirmButtonProps) {
+export function ConfirmButton({
+  children,
+  title,
+  question,
+  onConfirm,
+  className = "btn btn-xs",
+  action,
+  danger,
+  disabled,
+}: ConfirmButtonProps) {
   const [asking, setAsking] = useState(false);
   return (
     <>
-      <button type="button" className={className} data-action={action} disabled={disabled} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        className={className}
+        data-action={action}
+        disabled={disabled}
+        onClick={() => setAsking(true)}
+      >
         {children}
       </button>
       {asking && (
-        <ConfirmDialog danger={danger} title={title} onCancel={() => setAsking(false)}
+        <ConfirmDialog
+          danger={danger}
+          title={title}
+          onCancel={() => setAsking(false)}
           onConfirm={() => {
             setAsking(false);
             onConfirm();
-          }}>
+          }}
+        >
           {question}
         </ConfirmDialog>
       )}

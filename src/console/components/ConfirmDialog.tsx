@@ -20,7 +20,12 @@ export function ConfirmDialog({ title, children, danger, onConfirm, onCancel }: 
           <button type="button" className="btn" onClick={onCancel}>
             <Trans>Cancel</Trans>
           </button>
-          <button type="button" className={`btn ${danger ? "btn-error" : "btn-primary"}`} data-testid="confirm" onClick={onConfirm}>
+          <button
+            type="button"
+            className={`btn ${danger ? "btn-error" : "btn-primary"}`}
+            data-testid="confirm"
+            onClick={onConfirm}
+          >
             <Trans>Confirm</Trans>
           </button>
         </>

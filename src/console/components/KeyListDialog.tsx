@@ -8,19 +8,33 @@ export function KeyListDialog({ title, keys, onClose }: { title: ReactNode; keys
   const { t } = useLingui();
   const text = keys.join("\n");
   return (
-    <Modal title={title} onClose={onClose}
+    <Modal
+      title={title}
+      onClose={onClose}
       actions={
         <>
-          <button type="button" className="btn btn-primary" data-testid="copy-keys" onClick={() => copyText(text, t`Copied to the clipboard`)}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="copy-keys"
+            onClick={() => copyText(text, t`Copied to the clipboard`)}
+          >
             <Trans>Copy</Trans>
           </button>
           <button type="button" className="btn" onClick={onClose}>
             <Trans>Close</Trans>
           </button>
         </>
-      }>
-      <textarea className="textarea w-full font-mono text-xs" data-testid="key-list" readOnly rows={Math.min(12, Math.max(2, keys.length))} value={text}
-        onFocus={(e) => e.currentTarget.select()} />
+      }
+    >
+      <textarea
+        className="textarea w-full font-mono text-xs"
+        data-testid="key-list"
+        readOnly
+        rows={Math.min(12, Math.max(2, keys.length))}
+        value={text}
+        onFocus={(e) => e.currentTarget.select()}
+      />
     </Modal>
   );
 }

@@ -22,18 +22,35 @@ export function PopoverMenu({ label, items, empty, className = "btn btn-xs", tit
   const close = () => document.getElementById(id)?.hidePopover();
   return (
     <>
-      <button type="button" className={className} popoverTarget={id} style={{ anchorName: anchor }} title={title} aria-label={title} data-testid={testId}>
+      <button
+        type="button"
+        className={className}
+        popoverTarget={id}
+        style={{ anchorName: anchor }}
+        title={title}
+        aria-label={title}
+        data-testid={testId}
+      >
         {label}
       </button>
-      <ul popover="auto" id={id} className="dropdown dropdown-end menu bg-base-100 rounded-box shadow-lg w-56 max-h-72 overflow-auto flex-nowrap p-2"
-        style={{ positionAnchor: anchor }} data-testid={testId && `${testId}-items`}>
+      <ul
+        popover="auto"
+        id={id}
+        className="dropdown dropdown-end menu bg-base-100 rounded-box shadow-lg w-56 max-h-72 overflow-auto flex-nowrap p-2"
+        style={{ positionAnchor: anchor }}
+        data-testid={testId && `${testId}-items`}
+      >
         {items.length === 0 && <li className="menu-disabled px-2 py-1 text-sm">{empty}</li>}
         {items.map((item) => (
           <li key={item.key}>
-            <button type="button" className="break-all" onClick={() => {
+            <button
+              type="button"
+              className="break-all"
+              onClick={() => {
                 close();
                 item.onSelect();
-              }}>
+              }}
+            >
               {item.label}
             </button>
           </li>

@@ -4,7 +4,12 @@ import { ConfirmButton } from "./ConfirmButton";
 
 /** Disable when enabled, else enable. */
 export const StatusToggle = ({ enabled, onClick }: { enabled: boolean; onClick: () => void }) => (
-  <button type="button" className={`btn btn-xs ${enabled ? "btn-warning" : "btn-success"}`} data-action={enabled ? "disable" : "enable"} onClick={onClick}>
+  <button
+    type="button"
+    className={`btn btn-xs ${enabled ? "btn-warning" : "btn-success"}`}
+    data-action={enabled ? "disable" : "enable"}
+    onClick={onClick}
+  >
     {enabled ? <Trans>Disable</Trans> : <Trans>Enable</Trans>}
   </button>
 );
@@ -16,8 +21,23 @@ export const EditButton = ({ onClick }: { onClick: () => void }) => (
 );
 
 /** Delete, after the person confirms `question`. */
-export const DeleteButton = ({ title, question, onConfirm }: { title: ReactNode; question: ReactNode; onConfirm: () => void }) => (
-  <ConfirmButton action="delete" danger className="btn btn-xs btn-error" title={title} question={question} onConfirm={onConfirm}>
+export const DeleteButton = ({
+  title,
+  question,
+  onConfirm,
+}: {
+  title: ReactNode;
+  question: ReactNode;
+  onConfirm: () => void;
+}) => (
+  <ConfirmButton
+    action="delete"
+    danger
+    className="btn btn-xs btn-error"
+    title={title}
+    question={question}
+    onConfirm={onConfirm}
+  >
     <Trans>Delete</Trans>
   </ConfirmButton>
 );

@@ -12,7 +12,14 @@ interface SiteContentProps {
 export function SiteContent({ text, title, fallback }: SiteContentProps) {
   if (!text.trim()) return <>{fallback}</>;
   if (isPageAddress(text)) {
-    return <iframe title={title} src={text.trim()} sandbox="allow-scripts allow-popups allow-forms" className="w-full h-[80vh] border-0" />;
+    return (
+      <iframe
+        title={title}
+        src={text.trim()}
+        sandbox="allow-scripts allow-popups allow-forms"
+        className="w-full h-[80vh] border-0"
+      />
+    );
   }
   return <RichText text={text} className="card bg-base-100 shadow p-6" />;
 }

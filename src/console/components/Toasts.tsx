@@ -13,7 +13,13 @@ export function Toasts() {
   return (
     <div className="toast toast-top toast-center z-[100]" aria-live="polite">
       {toasts.value.map((item) => (
-        <div key={item.id} role="alert" data-kind={item.kind} className={`alert ${ALERT[item.kind]} cursor-pointer`} onClick={() => dismiss(item.id)}>
+        <div
+          key={item.id}
+          role="alert"
+          data-kind={item.kind}
+          className={`alert ${ALERT[item.kind]} cursor-pointer`}
+          onClick={() => dismiss(item.id)}
+        >
           <span>{item.text}</span>
         </div>
       ))}

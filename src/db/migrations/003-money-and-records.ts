@@ -45,7 +45,11 @@ export function moneyAndRecords(dialect: DialectName): Migration {
         .addUniqueConstraint("uq_quota_data_bucket", ["user_id", "model_name", "created_at"])
         .execute();
       await db.schema.createIndex("idx_quota_data_created").on("quota_data").column("created_at").execute();
-      await db.schema.createIndex("idx_quota_data_username").on("quota_data").columns(["username", "created_at"]).execute();
+      await db.schema
+        .createIndex("idx_quota_data_username")
+        .on("quota_data")
+        .columns(["username", "created_at"])
+        .execute();
 
       await withId(createTable(db, dialect, "midjourneys"), dialect)
         .addColumn("code", "integer", (c) => c.notNull().defaultTo(0))

@@ -51,7 +51,10 @@ async function rows<R>(k: QueryRunner, query: string, parameters: unknown[] = []
 
 /** Names of the schema objects (tables, indexes, views, triggers) in the database, SQLite's own left out. */
 async function sqliteObjects(k: QueryRunner): Promise<string[]> {
-  const found = await rows<{ name: string }>(k, `select "name" from "sqlite_master" where "name" not like 'sqlite\\_%' escape '\\'`);
+  const found = await rows<{ name: string }>(
+    k,
+    `select "name" from "sqlite_master" where "name" not like 'sqlite\\_%' escape '\\'`,
+  );
   return found.map((r) => r.name);
 }
 
@@ -76,7 +79,10 @@ async function applyRecorded(db: Db, names: string[]): Promise<string[] | undefi
     for (const name of toApply) {
       for (const statement of recorded.get(name)!) await rows(trx, statement);
       executedAt = Math.max(Date.now(), executedAt + 1);
-      await rows(trx, `insert into "${MIGRATION_TABLE}" ("name", "timestamp") values (?, ?)`, [name, new Date(executedAt).toISOString()]);
+      await rows(trx, `insert into "${MIGRATION_TABLE}" ("name", "timestamp") values (?, ?)`, [
+        name,
+        new Date(executedAt).toISOString(),
+      ]);
     }
     return toApply;
   });
@@ -89,7 +95,10 @@ async function applyRecorded(db: Db, names: string[]): Promise<string[] | undefi
 async function isLatest(db: Db, names: string[]): Promise<boolean> {
   const lock = await rows(db.k, `select "id" from "${LOCK_TABLE}" where "id" = ?`, [LOCK_ID]);
   if (lock.length === 0) return false;
-  const executed = await rows<{ name: string; timestamp: string }>(db.k, `select "name", "timestamp" from "${MIGRATION_TABLE}"`);
+  const executed = await rows<{ name: string; timestamp: string }>(
+    db.k,
+    `select "name", "timestamp" from "${MIGRATION_TABLE}"`,
+  );
   if (executed.length !== names.length) return false;
   const at = new Map(executed.map((r) => [r.name, new Date(r.timestamp).getTime()]));
   if ([...at.values()].some(Number.isNaN)) return false;

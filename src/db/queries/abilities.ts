@@ -6,7 +6,10 @@ const CHUNK = 500;
 
 export async function insertAbilities(db: Exec, rows: AbilityRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await db.k.insertInto("abilities").values(rows.slice(i, i + CHUNK)).execute();
+    await db.k
+      .insertInto("abilities")
+      .values(rows.slice(i, i + CHUNK))
+      .execute();
   }
 }
 

@@ -5,7 +5,8 @@ import type { ChannelPatch, ChannelRow, NewChannelRow, Tables } from "../schema"
 import { containsText } from "./like";
 
 /** A row as read, its key decrypted (the database holds it sealed; see Exec.secrets). */
-export const openedChannel = (db: Exec, row: ChannelRow): ChannelRow => (db.secrets ? { ...row, key: db.secrets.open(row.key) } : row);
+export const openedChannel = (db: Exec, row: ChannelRow): ChannelRow =>
+  db.secrets ? { ...row, key: db.secrets.open(row.key) } : row;
 
 const opened = (db: Exec, rows: ChannelRow[]): ChannelRow[] => rows.map((row) => openedChannel(db, row));
 
@@ -53,7 +54,8 @@ export async function channelModelLists(db: Exec): Promise<{ type: number; model
   return db.k.selectFrom("channels").select(["type", "models"]).execute();
 }
 
-export const insertChannel = (db: Exec, row: NewChannelRow): Promise<number> => insertReturningId(db, "channels", sealed(db, row));
+export const insertChannel = (db: Exec, row: NewChannelRow): Promise<number> =>
+  insertReturningId(db, "channels", sealed(db, row));
 
 export async function updateChannels(db: Exec, ids: number[], patch: ChannelPatch): Promise<void> {
   if (ids.length === 0 || Object.keys(patch).length === 0) return;
@@ -62,7 +64,8 @@ export async function updateChannels(db: Exec, ids: number[], patch: ChannelPatc
 
 /** Channels whose whole key is `key`: sealed keys differ on every write, so they are compared decrypted. */
 async function channelIdsWithKey(db: Exec, key: string): Promise<number[]> {
-  if (!db.secrets) return (await db.k.selectFrom("channels").select("id").where("key", "=", key).execute()).map((r) => r.id);
+  if (!db.secrets)
+    return (await db.k.selectFrom("channels").select("id").where("key", "=", key).execute()).map((r) => r.id);
   const rows = await db.k.selectFrom("channels").select(["id", "key"]).execute();
   return rows.filter((row) => db.secrets!.open(row.key) === key).map((row) => row.id);
 }
@@ -97,7 +100,12 @@ function filtered(db: Exec, filter: ChannelFilter, keyIds: number[]): ChannelSel
   if (keyword) {
     const asId = /^\d+$/.test(keyword) ? Number(keyword) : -1;
     base = base.where((eb) =>
-      eb.or([eb("id", "=", asId), containsText("name", keyword), containsText("tag", keyword), eb("id", "in", [-1, ...keyIds])]),
+      eb.or([
+        eb("id", "=", asId),
+        containsText("name", keyword),
+        containsText("tag", keyword),
+        eb("id", "in", [-1, ...keyIds]),
+      ]),
     );
   }
   const group = filter.group?.trim();
@@ -136,21 +144,36 @@ export async function pageChannelRows(
   const untaggedId = sql<number>`CASE WHEN ${sql.ref("tag")} = '' THEN ${sql.ref("id")} ELSE 0 END`;
   const keyIds = await keyIdsOf(db, query);
   const grouped = filtered(db, query, keyIds)
-    .select((eb) => ["tag", untaggedId.as("untagged_id"), eb.fn.max("id").as("last_id"), eb.fn.max("priority").as("top")])
+    .select((eb) => [
+      "tag",
+      untaggedId.as("untagged_id"),
+      eb.fn.max("id").as("last_id"),
+      eb.fn.max("priority").as("top"),
+    ])
     .groupBy(["tag", untaggedId]);
   const ordered = query.idSort ? grouped : grouped.orderBy("top", "desc");
-  const keys = (await ordered.orderBy("last_id", "desc").limit(query.limit).offset(query.offset).execute()).map((k) => ({
-    tag: k.tag,
-    id: Number(k.untagged_id),
-  }));
-  const count = await db.k.selectFrom(grouped.as("r")).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const keys = (await ordered.orderBy("last_id", "desc").limit(query.limit).offset(query.offset).execute()).map(
+    (k) => ({
+      tag: k.tag,
+      id: Number(k.untagged_id),
+    }),
+  );
+  const count = await db.k
+    .selectFrom(grouped.as("r"))
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
   const total = Number(count.n);
   if (keys.length === 0) return { rows: [], total };
   const tags = keys.filter((k) => k.tag !== "").map((k) => k.tag);
   const ids = keys.filter((k) => k.tag === "").map((k) => k.id);
-  const members = opened(db, await sorted(filtered(db, query, keyIds), query.idSort)
-    .where((eb) => eb.or([...(tags.length ? [eb("tag", "in", tags)] : []), ...(ids.length ? [eb("id", "in", ids)] : [])]))
-    .execute());
+  const members = opened(
+    db,
+    await sorted(filtered(db, query, keyIds), query.idSort)
+      .where((eb) =>
+        eb.or([...(tags.length ? [eb("tag", "in", tags)] : []), ...(ids.length ? [eb("id", "in", ids)] : [])]),
+      )
+      .execute(),
+  );
   const belongs = (k: { tag: string; id: number }, c: ChannelRow) => (k.tag === "" ? c.id === k.id : c.tag === k.tag);
   return { rows: keys.map((k) => ({ tag: k.tag, channels: members.filter((c) => belongs(k, c)) })), total };
 }

@@ -16,9 +16,24 @@ const LOG_CHUNK = 200;
 
 /** Every column a log row may carry, with the value a row without it stores (the table's defaults). */
 const LOG_DEFAULTS: Required<Omit<NewLogRow, "id">> = {
-  user_id: 0, created_at: 0, type: 0, content: "", username: "", token_name: "", model_name: "", quota: 0,
-  prompt_tokens: 0, completion_tokens: 0, use_time: 0, is_stream: 0, channel_id: 0, token_id: 0, group: "",
-  ip: "", request_id: "", other: "",
+  user_id: 0,
+  created_at: 0,
+  type: 0,
+  content: "",
+  username: "",
+  token_name: "",
+  model_name: "",
+  quota: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  use_time: 0,
+  is_stream: 0,
+  channel_id: 0,
+  token_id: 0,
+  group: "",
+  ip: "",
+  request_id: "",
+  other: "",
 };
 /** Every column of a new log row, in one fixed order (the insert's, and the journal's lines). */
 export const LOG_COLUMNS = Object.keys(LOG_DEFAULTS) as (keyof typeof LOG_DEFAULTS)[];
@@ -32,7 +47,10 @@ async function insertLogs(db: Exec, logs: NewLogRow[]): Promise<void> {
     return;
   }
   for (let i = 0; i < logs.length; i += LOG_CHUNK) {
-    await db.k.insertInto("logs").values(logs.slice(i, i + LOG_CHUNK)).execute();
+    await db.k
+      .insertInto("logs")
+      .values(logs.slice(i, i + LOG_CHUNK))
+      .execute();
   }
 }
 
@@ -42,20 +60,44 @@ async function insertLogs(db: Exec, logs: NewLogRow[]): Promise<void> {
  */
 export async function writeChargeTotals(db: Exec, totals: ChargeTotals): Promise<void> {
   for (const [id, d] of totals.users) {
-    await runPrepared(db, "charge-user", (k) =>
-      k.updateTable("users")
-        .set((eb) => ({ quota: eb("quota", "+", 0), used_quota: eb("used_quota", "+", 0), request_count: eb("request_count", "+", 0) }))
-        .where("id", "=", 0), [d.quota, d.used, d.requests, id]);
+    await runPrepared(
+      db,
+      "charge-user",
+      (k) =>
+        k
+          .updateTable("users")
+          .set((eb) => ({
+            quota: eb("quota", "+", 0),
+            used_quota: eb("used_quota", "+", 0),
+            request_count: eb("request_count", "+", 0),
+          }))
+          .where("id", "=", 0),
+      [d.quota, d.used, d.requests, id],
+    );
   }
   for (const [id, d] of totals.tokens) {
-    await runPrepared(db, "charge-token", (k) =>
-      k.updateTable("tokens")
-        .set((eb) => ({ remain_quota: eb("remain_quota", "+", 0), used_quota: eb("used_quota", "+", 0) }))
-        .where("id", "=", 0), [d.remain, d.used, id]);
+    await runPrepared(
+      db,
+      "charge-token",
+      (k) =>
+        k
+          .updateTable("tokens")
+          .set((eb) => ({ remain_quota: eb("remain_quota", "+", 0), used_quota: eb("used_quota", "+", 0) }))
+          .where("id", "=", 0),
+      [d.remain, d.used, id],
+    );
   }
   for (const [id, used] of totals.channels) {
-    await runPrepared(db, "charge-channel", (k) =>
-      k.updateTable("channels").set((eb) => ({ used_quota: eb("used_quota", "+", 0) })).where("id", "=", 0), [used, id]);
+    await runPrepared(
+      db,
+      "charge-channel",
+      (k) =>
+        k
+          .updateTable("channels")
+          .set((eb) => ({ used_quota: eb("used_quota", "+", 0) }))
+          .where("id", "=", 0),
+      [used, id],
+    );
   }
   await insertLogs(db, totals.logs);
 }

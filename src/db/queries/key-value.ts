@@ -20,10 +20,17 @@ export async function readOne(db: Exec, table: KeyValueTable, key: string): Prom
  * The parameters are the key, the value, then the value again for the update.
  */
 export async function upsert(db: Exec, table: KeyValueTable, key: string, value: string): Promise<void> {
-  await runPrepared(db, `upsert-${table}`, (k) => {
-    const insert = k.insertInto(table).values({ key: "", value: "" });
-    return db.dialect === "mysql" ? insert.onDuplicateKeyUpdate({ value: "" }) : insert.onConflict((oc) => oc.column("key").doUpdateSet({ value: "" }));
-  }, [key, value, value]);
+  await runPrepared(
+    db,
+    `upsert-${table}`,
+    (k) => {
+      const insert = k.insertInto(table).values({ key: "", value: "" });
+      return db.dialect === "mysql"
+        ? insert.onDuplicateKeyUpdate({ value: "" })
+        : insert.onConflict((oc) => oc.column("key").doUpdateSet({ value: "" }));
+    },
+    [key, value, value],
+  );
 }
 
 /** Insert only when absent; answers the value that is stored afterwards (first writer wins). */

@@ -16,7 +16,13 @@ export interface ColumnTotals {
  * Rows of one type with created_at in [start, end), summed per model or per user. The range is a range of
  * idx_logs_type_usage (type, created_at, ...); the grouped column is read from the rows of that range.
  */
-export async function totalsPer(db: Exec, column: RankedColumn, type: number, start: number, end: number): Promise<ColumnTotals[]> {
+export async function totalsPer(
+  db: Exec,
+  column: RankedColumn,
+  type: number,
+  start: number,
+  end: number,
+): Promise<ColumnTotals[]> {
   const rows = await db.k
     .selectFrom("logs")
     .select((eb) => [
@@ -30,5 +36,10 @@ export async function totalsPer(db: Exec, column: RankedColumn, type: number, st
     .where("created_at", "<", end)
     .groupBy(column)
     .execute();
-  return rows.map((row) => ({ name: String(row.name), requests: Number(row.requests), tokens: Number(row.tokens), quota: Number(row.quota) }));
+  return rows.map((row) => ({
+    name: String(row.name),
+    requests: Number(row.requests),
+    tokens: Number(row.tokens),
+    quota: Number(row.quota),
+  }));
 }

@@ -30,10 +30,16 @@ export async function addToBuckets(db: Exec, buckets: QuotaBucket[]): Promise<vo
   for (let i = 0; i < buckets.length; i += CHUNK) {
     const insert = db.k.insertInto("quota_data").values(buckets.slice(i, i + CHUNK));
     if (db.dialect === "mysql") {
-      const set = addIncoming((column) => sql`VALUES(${sql.ref(column)})`, (column) => column);
+      const set = addIncoming(
+        (column) => sql`VALUES(${sql.ref(column)})`,
+        (column) => column,
+      );
       await insert.onDuplicateKeyUpdate(set).execute();
     } else {
-      const set = addIncoming((column) => sql`${sql.ref(`excluded.${column}`)}`, (column) => `quota_data.${column}`);
+      const set = addIncoming(
+        (column) => sql`${sql.ref(`excluded.${column}`)}`,
+        (column) => `quota_data.${column}`,
+      );
       await insert.onConflict((oc) => oc.columns(["user_id", "model_name", "created_at"]).doUpdateSet(set)).execute();
     }
   }

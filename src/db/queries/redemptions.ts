@@ -29,7 +29,10 @@ export interface RedemptionQuery {
 }
 
 /** A page of live codes, newest first, and the total that match. */
-export async function pageRedemptions(db: Exec, query: RedemptionQuery): Promise<{ rows: RedemptionRow[]; total: number }> {
+export async function pageRedemptions(
+  db: Exec,
+  query: RedemptionQuery,
+): Promise<{ rows: RedemptionRow[]; total: number }> {
   let base = liveRedemptions(db);
   const keyword = query.keyword;
   if (keyword) {
@@ -44,7 +47,12 @@ export async function pageRedemptions(db: Exec, query: RedemptionQuery): Promise
 }
 
 /** Changes a live code only while its status is one of `statuses`; answers whether it did. */
-export async function updateLiveRedemption(db: Exec, id: number, patch: RedemptionPatch, statuses: number[]): Promise<boolean> {
+export async function updateLiveRedemption(
+  db: Exec,
+  id: number,
+  patch: RedemptionPatch,
+  statuses: number[],
+): Promise<boolean> {
   const result = await db.k
     .updateTable("redemptions")
     .set(patch)
@@ -66,12 +74,19 @@ export async function softDeleteRedemption(db: Exec, id: number, at: number): Pr
 }
 
 /** Soft-deletes the live codes whose status is one of `statuses` or that expired by `now`; answers how many. */
-export async function softDeleteDeadRedemptions(db: Exec, statuses: number[], now: number, at: number): Promise<number> {
+export async function softDeleteDeadRedemptions(
+  db: Exec,
+  statuses: number[],
+  now: number,
+  at: number,
+): Promise<number> {
   const result = await db.k
     .updateTable("redemptions")
     .set({ deleted_at: at })
     .where("deleted_at", "is", null)
-    .where((eb) => eb.or([eb("status", "in", statuses), eb.and([eb("expired_time", "!=", 0), eb("expired_time", "<=", now)])]))
+    .where((eb) =>
+      eb.or([eb("status", "in", statuses), eb.and([eb("expired_time", "!=", 0), eb("expired_time", "<=", now)])]),
+    )
     .executeTakeFirst();
   return affected(result);
 }

@@ -14,6 +14,10 @@ export async function allTokenSeals(db: Exec): Promise<{ id: number; key_sealed:
   return db.k.selectFrom("tokens").select(["id", "key_sealed"]).execute();
 }
 
-export async function storeTokenKeyForms(db: Exec, id: number, forms: { key_hash: string; key_sealed: string }): Promise<void> {
+export async function storeTokenKeyForms(
+  db: Exec,
+  id: number,
+  forms: { key_hash: string; key_sealed: string },
+): Promise<void> {
   await db.k.updateTable("tokens").set(forms).where("id", "=", id).execute();
 }

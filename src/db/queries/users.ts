@@ -46,8 +46,18 @@ export async function isUsernameTaken(db: Exec, username: string): Promise<boole
 }
 
 /** Whether a user other than `exceptUserId` holds this value in a unique column (soft-deleted users included). */
-async function isTakenByAnother(db: Exec, column: "email" | "username_key", value: string, exceptUserId: number): Promise<boolean> {
-  const row = await db.k.selectFrom("users").select("id").where(column, "=", value).where("id", "!=", exceptUserId).executeTakeFirst();
+async function isTakenByAnother(
+  db: Exec,
+  column: "email" | "username_key",
+  value: string,
+  exceptUserId: number,
+): Promise<boolean> {
+  const row = await db.k
+    .selectFrom("users")
+    .select("id")
+    .where(column, "=", value)
+    .where("id", "!=", exceptUserId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 

@@ -30,7 +30,11 @@ export const accountRoutes = (ctx: ServiceContext) => {
       })
       .post("/api/user/login", async ({ request, server, set }) => {
         await limitPerAddress(ctx, "login", request, server);
-        const { user, sessionId } = await login(ctx, await bodyOf(ctx, request), clientIp(request, server, ctx.config.trustProxy));
+        const { user, sessionId } = await login(
+          ctx,
+          await bodyOf(ctx, request),
+          clientIp(request, server, ctx.config.trustProxy),
+        );
         set.headers["set-cookie"] = sessionCookie(request, sessionId, ctx.config.sessionTtlSeconds);
         return ok(toLoginView(user), "login succeeded");
       })

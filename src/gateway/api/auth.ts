@@ -15,7 +15,11 @@ function credentialsOf(request: Request): Credential[] {
   const credentials: Credential[] = [];
   const sessionId = readCookie(request, SESSION_COOKIE);
   if (sessionId) credentials.push({ kind: "session", sessionId });
-  const token = request.headers.get("authorization")?.trim().replace(/^Bearer\s+/i, "").trim();
+  const token = request.headers
+    .get("authorization")
+    ?.trim()
+    .replace(/^Bearer\s+/i, "")
+    .trim();
   if (token) credentials.push({ kind: "access-token", token });
   return credentials;
 }
@@ -26,7 +30,11 @@ const unauthorized = (message: string) => new ServiceError(message, 401);
  * Management auth of the dialect: a session cookie or `Authorization: <system access token>`, plus the
  * mandatory `New-Api-User` header naming the same user; then status and role.
  */
-export async function authenticate(ctx: ServiceContext, request: Request, minRole: number = Role.Common): Promise<Caller> {
+export async function authenticate(
+  ctx: ServiceContext,
+  request: Request,
+  minRole: number = Role.Common,
+): Promise<Caller> {
   const credentials = credentialsOf(request);
   if (credentials.length === 0) throw unauthorized("Unauthorized, not logged in and no access token provided");
   let caller: Caller | undefined;
@@ -38,7 +46,8 @@ export async function authenticate(ctx: ServiceContext, request: Request, minRol
     }
   }
   if (!caller) {
-    if (credentials.at(-1)!.kind === "session") throw unauthorized("Unauthorized, not logged in or the session has expired");
+    if (credentials.at(-1)!.kind === "session")
+      throw unauthorized("Unauthorized, not logged in or the session has expired");
     throw unauthorized("Unauthorized, the access token is invalid");
   }
   const { user } = caller;

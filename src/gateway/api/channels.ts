@@ -54,21 +54,59 @@ export const channelRoutes = (ctx: ServiceContext, upstream = providerUpstream) 
     .get("/api/channel/search", list)
     .get("/api/channel/models", async ({ request }) => ok(await knownModels(ctx, await admin(request))))
     .get("/api/models", async ({ request }) => ok(await modelsByType(ctx, await admin(request))))
-    .get("/api/channel/update_balance", async ({ request }) => ok(await updateAllBalances(ctx, upstream, await admin(request))))
-    .get("/api/channel/update_balance/:id", withId((actor, id) => updateChannelBalance(ctx, upstream, actor, id)))
-    .get("/api/channel/fetch_models/:id", withId((actor, id) => fetchChannelModels(ctx, upstream, actor, id)))
-    .post("/api/channel/fetch_models", withBody((actor, body) => fetchModelsWith(ctx, upstream, actor, body)))
-    .get("/api/channel/:id", withId((actor, id) => getChannel(ctx, actor, id)))
-    .post("/api/channel/", withBody((actor, body) => createChannels(ctx, actor, body), "channel created"))
-    .put("/api/channel/", withBody((actor, body) => updateChannel(ctx, actor, body), "channel updated"))
+    .get("/api/channel/update_balance", async ({ request }) =>
+      ok(await updateAllBalances(ctx, upstream, await admin(request))),
+    )
+    .get(
+      "/api/channel/update_balance/:id",
+      withId((actor, id) => updateChannelBalance(ctx, upstream, actor, id)),
+    )
+    .get(
+      "/api/channel/fetch_models/:id",
+      withId((actor, id) => fetchChannelModels(ctx, upstream, actor, id)),
+    )
+    .post(
+      "/api/channel/fetch_models",
+      withBody((actor, body) => fetchModelsWith(ctx, upstream, actor, body)),
+    )
+    .get(
+      "/api/channel/:id",
+      withId((actor, id) => getChannel(ctx, actor, id)),
+    )
+    .post(
+      "/api/channel/",
+      withBody((actor, body) => createChannels(ctx, actor, body), "channel created"),
+    )
+    .put(
+      "/api/channel/",
+      withBody((actor, body) => updateChannel(ctx, actor, body), "channel updated"),
+    )
     .delete("/api/channel/disabled", async ({ request }) => ok(await deleteDisabledChannels(ctx, await admin(request))))
-    .delete("/api/channel/:id", withId((actor, id) => deleteChannel(ctx, actor, id)))
-    .post("/api/channel/batch", withBody((actor, body) => deleteChannelList(ctx, actor, body.ids)))
+    .delete(
+      "/api/channel/:id",
+      withId((actor, id) => deleteChannel(ctx, actor, id)),
+    )
+    .post(
+      "/api/channel/batch",
+      withBody((actor, body) => deleteChannelList(ctx, actor, body.ids)),
+    )
     .post("/api/channel/fix", async ({ request }) => ok(await fixAbilities(ctx, await admin(request))))
-    .post("/api/channel/tag/enabled", withBody((actor, body) => setTagStatus(ctx, actor, body, true)))
-    .post("/api/channel/tag/disabled", withBody((actor, body) => setTagStatus(ctx, actor, body, false)))
-    .put("/api/channel/tag", withBody((actor, body) => editTag(ctx, actor, body)))
-    .post("/api/channel/batch/tag", withBody((actor, body) => tagChannels(ctx, actor, body)))
+    .post(
+      "/api/channel/tag/enabled",
+      withBody((actor, body) => setTagStatus(ctx, actor, body, true)),
+    )
+    .post(
+      "/api/channel/tag/disabled",
+      withBody((actor, body) => setTagStatus(ctx, actor, body, false)),
+    )
+    .put(
+      "/api/channel/tag",
+      withBody((actor, body) => editTag(ctx, actor, body)),
+    )
+    .post(
+      "/api/channel/batch/tag",
+      withBody((actor, body) => tagChannels(ctx, actor, body)),
+    )
     .post("/api/channel/copy/:id", async ({ request, params, query }) => {
       const options = { suffix: query.suffix, resetBalance: !["false", "0"].includes(query.reset_balance ?? "") };
       return ok(await copyChannel(ctx, await admin(request), params.id, options), "channel copied");

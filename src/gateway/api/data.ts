@@ -9,7 +9,13 @@ import { authenticate } from "./auth";
 export const dataRoutes = (ctx: ServiceContext) => {
   const caller = async (request: Request, minRole: number) => (await authenticate(ctx, request, minRole)).user;
   return new Elysia()
-    .get("/api/data/", async ({ request, query }) => ok(await consumptionByModel(ctx, await caller(request, Role.Admin), query)))
-    .get("/api/data/users", async ({ request, query }) => ok(await consumptionByUser(ctx, await caller(request, Role.Admin), query)))
-    .get("/api/data/self", async ({ request, query }) => ok(await ownConsumption(ctx, await caller(request, Role.Common), query)));
+    .get("/api/data/", async ({ request, query }) =>
+      ok(await consumptionByModel(ctx, await caller(request, Role.Admin), query)),
+    )
+    .get("/api/data/users", async ({ request, query }) =>
+      ok(await consumptionByUser(ctx, await caller(request, Role.Admin), query)),
+    )
+    .get("/api/data/self", async ({ request, query }) =>
+      ok(await ownConsumption(ctx, await caller(request, Role.Common), query)),
+    );
 };

@@ -19,17 +19,23 @@ const exportName = () => `logs-${new Date().toISOString().slice(0, 19).replace(/
 export const logRoutes = (ctx: ServiceContext) => {
   const caller = async (request: Request, scope: LogScope) =>
     (await authenticate(ctx, request, scope === "all" ? Role.Admin : Role.Common)).user;
-  const list = (scope: LogScope) => async ({ request, query }: Call) =>
-    ok(await listLogs(ctx, await caller(request, scope), scope, query, pagingOf(query)));
-  const stat = (scope: LogScope) => async ({ request, query }: Call) =>
-    ok(await logStat(ctx, await caller(request, scope), scope, query));
-  const csv = (scope: LogScope) => async ({ request, query }: Call) =>
-    new Response(exportLogs(ctx, await caller(request, scope), scope, query), {
-      headers: {
-        "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="${exportName()}"`,
-      },
-    });
+  const list =
+    (scope: LogScope) =>
+    async ({ request, query }: Call) =>
+      ok(await listLogs(ctx, await caller(request, scope), scope, query, pagingOf(query)));
+  const stat =
+    (scope: LogScope) =>
+    async ({ request, query }: Call) =>
+      ok(await logStat(ctx, await caller(request, scope), scope, query));
+  const csv =
+    (scope: LogScope) =>
+    async ({ request, query }: Call) =>
+      new Response(exportLogs(ctx, await caller(request, scope), scope, query), {
+        headers: {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="${exportName()}"`,
+        },
+      });
   return new Elysia()
     .get("/api/log/", list("all"))
     .get("/api/log/self", list("own"))

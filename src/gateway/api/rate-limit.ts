@@ -7,6 +7,12 @@ import { clientIp } from "../http/client-ip";
 export const TOO_MANY_REQUESTS = "too many requests, please try again later";
 
 /** Counts a request of `action` against the client address's window for it (see limits/settings.ts); 429 beyond. */
-export async function limitPerAddress(ctx: ServiceContext, action: LimitedAction, request: Request, server: Server<unknown> | null): Promise<void> {
-  if (!(await ctx.addressLimits.hit(action, clientIp(request, server, ctx.config.trustProxy)))) throw new ServiceError(TOO_MANY_REQUESTS, 429);
+export async function limitPerAddress(
+  ctx: ServiceContext,
+  action: LimitedAction,
+  request: Request,
+  server: Server<unknown> | null,
+): Promise<void> {
+  if (!(await ctx.addressLimits.hit(action, clientIp(request, server, ctx.config.trustProxy))))
+    throw new ServiceError(TOO_MANY_REQUESTS, 429);
 }

@@ -19,7 +19,9 @@ export const redemptionRoutes = (ctx: ServiceContext) => {
   return new Elysia()
     .get("/api/redemption/", list)
     .get("/api/redemption/search", list)
-    .get("/api/redemption/:id", async ({ request, params }) => ok(await getRedemption(ctx, await admin(request), params.id)))
+    .get("/api/redemption/:id", async ({ request, params }) =>
+      ok(await getRedemption(ctx, await admin(request), params.id)),
+    )
     .post("/api/redemption/", async ({ request }) => {
       const actor = await admin(request);
       return ok(await createRedemptions(ctx, actor, await bodyOf(ctx, request)));
@@ -29,7 +31,9 @@ export const redemptionRoutes = (ctx: ServiceContext) => {
       const statusOnly = query.status_only === "true" || query.status_only === "1";
       return ok(await updateRedemption(ctx, actor, await bodyOf(ctx, request), statusOnly));
     })
-    .delete("/api/redemption/invalid", async ({ request }) => ok(await deleteInvalidRedemptions(ctx, await admin(request))))
+    .delete("/api/redemption/invalid", async ({ request }) =>
+      ok(await deleteInvalidRedemptions(ctx, await admin(request))),
+    )
     .delete("/api/redemption/:id", async ({ request, params }) => {
       await deleteRedemption(ctx, await admin(request), params.id);
       return ok(null);

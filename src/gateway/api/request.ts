@@ -12,7 +12,11 @@ export function idParam(value: unknown, name = "id"): number {
 }
 
 /** Paging of the dialect: p (1-based) and page_size (fallbacks ps, size), default 10, at most 100. */
-export function pagingOf(query: Record<string, string | undefined>): { page: number; pageSize: number; offset: number } {
+export function pagingOf(query: Record<string, string | undefined>): {
+  page: number;
+  pageSize: number;
+  offset: number;
+} {
   const page = Math.max(1, Math.floor(Number(query.p ?? 1)) || 1);
   const requested = Math.floor(Number(query.page_size ?? query.ps ?? query.size ?? 10)) || 10;
   const pageSize = Math.min(100, Math.max(1, requested));

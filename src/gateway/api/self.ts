@@ -3,13 +3,7 @@ import type { ServiceContext } from "../../service/context";
 import { usableGroups } from "../../service/groups";
 import { usableModels } from "../../service/models";
 import { toUserView } from "../../service/users/dto";
-import {
-  affCodeOf,
-  deleteSelf,
-  regenerateAccessToken,
-  transferAffQuota,
-  updateSelf,
-} from "../../service/users/self";
+import { affCodeOf, deleteSelf, regenerateAccessToken, transferAffQuota, updateSelf } from "../../service/users/self";
 import { clearedSessionCookie } from "../http/cookies";
 import { ok } from "../http/envelope";
 import { authenticate } from "./auth";

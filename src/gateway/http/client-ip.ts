@@ -13,12 +13,16 @@ export function clientIp(request: Request, server: Server<unknown> | null | unde
   const header = request.headers.get("x-forwarded-for");
   if (!header) return peer;
   const chain = [...header.split(","), peer].map((entry) => canonicalAddress(entry.trim()));
-  const chosen = trust.kind === "hops" ? chain[Math.max(0, chain.length - 1 - trust.hops)] : firstUntrusted(chain, trust.ranges);
+  const chosen =
+    trust.kind === "hops" ? chain[Math.max(0, chain.length - 1 - trust.hops)] : firstUntrusted(chain, trust.ranges);
   return chosen ?? peer;
 }
 
 /** Walking from the socket leftwards, the first address that is not a trusted proxy (else the left-most). */
-function firstUntrusted(chain: (string | undefined)[], ranges: Parameters<typeof isTrustedProxy>[0]): string | undefined {
+function firstUntrusted(
+  chain: (string | undefined)[],
+  ranges: Parameters<typeof isTrustedProxy>[0],
+): string | undefined {
   for (let at = chain.length - 1; at >= 0; at--) {
     const address = chain[at];
     if (address === undefined || !isTrustedProxy(ranges, address) || at === 0) return address;

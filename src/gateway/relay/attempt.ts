@@ -10,7 +10,9 @@ import { BadReplyError } from "../upstream/response-parser";
 import { providerFor } from "./providers/registry";
 import type { Provider, UpstreamCall, UpstreamError } from "./providers/types";
 
-export type AttemptResult = { ok: true; response: UpstreamReply } | { ok: false; failure: AttemptFailure; upstreamCode?: string; upstreamType?: string };
+export type AttemptResult =
+  | { ok: true; response: UpstreamReply }
+  | { ok: false; failure: AttemptFailure; upstreamCode?: string; upstreamType?: string };
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
@@ -25,7 +27,11 @@ function upstreamErrorOf(text: string, provider: Provider): UpstreamError {
 
 async function errorOf(response: UpstreamReply, channel: RouteChannel, provider: Provider): Promise<AttemptResult> {
   const text = (await response.text().catch(() => "")).slice(0, ERROR_BODY_LIMIT);
-  const { message = text || `upstream answered ${response.status}`, code: upstreamCode, type: upstreamType } = upstreamErrorOf(text, provider);
+  const {
+    message = text || `upstream answered ${response.status}`,
+    code: upstreamCode,
+    type: upstreamType,
+  } = upstreamErrorOf(text, provider);
   const retryAfterHeader = Number(response.header("retry-after"));
   return {
     ok: false,
@@ -56,11 +62,28 @@ export async function attemptUpstream(
     const response =
       typeof body === "string" && !viaProxy(url)
         ? await postUpstream(url, headers, body, undefined, gate, deadline)
-        : fetchedReply(await gatedFetch(url, { method: "POST", headers, body, redirect: "manual", signal: deadline && AbortSignal.timeout(deadline.ms) }, gate));
+        : fetchedReply(
+            await gatedFetch(
+              url,
+              {
+                method: "POST",
+                headers,
+                body,
+                redirect: "manual",
+                signal: deadline && AbortSignal.timeout(deadline.ms),
+              },
+              gate,
+            ),
+          );
     if (response.status >= 200 && response.status < 300) return { ok: true, response };
     return await errorOf(response, channel, provider);
   } catch (error) {
-    if (error instanceof RefusedAddressError) return { ok: false, failure: { status: 0, message: error.message }, upstreamCode: "upstream_address_not_allowed" };
+    if (error instanceof RefusedAddressError)
+      return {
+        ok: false,
+        failure: { status: 0, message: error.message },
+        upstreamCode: "upstream_address_not_allowed",
+      };
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     const message =
       error instanceof UnsendableRequestError

@@ -12,8 +12,10 @@ const BALANCE = "querying the balance";
 /** Pages followed at the most: far more models than any upstream lists, and an end to an upstream that never stops. */
 const MAX_PAGES = 20;
 
-const baseOf = (channel: UpstreamChannel, what: string): string => channelBaseUrl(channel) || refuse(`${what} failed: the channel has no base URL`);
-const unsupported = (what: string, type: number): never => refuse(`${what} is not supported for channel type ${channelTypeName(type)}`);
+const baseOf = (channel: UpstreamChannel, what: string): string =>
+  channelBaseUrl(channel) || refuse(`${what} failed: the channel has no base URL`);
+const unsupported = (what: string, type: number): never =>
+  refuse(`${what} is not supported for channel type ${channelTypeName(type)}`);
 
 /** Follows the pages from the first until one names no next cursor (or repeats its own), MAX_PAGES at the most; the ids in order, without repeats. */
 async function listModels(channel: UpstreamChannel, gate: UpstreamGate): Promise<string[]> {
@@ -24,7 +26,8 @@ async function listModels(channel: UpstreamChannel, gate: UpstreamGate): Promise
   let cursor: string | undefined;
   for (let pages = 0; pages < MAX_PAGES; pages++) {
     const reply = await getUpstreamJson(listing.url(base, channel, cursor), headers, LISTING, gate);
-    const { ids: more, next } = listing.page(reply) ?? refuse(`${LISTING} failed: the upstream reply is not a model list`);
+    const { ids: more, next } =
+      listing.page(reply) ?? refuse(`${LISTING} failed: the upstream reply is not a model list`);
     ids.push(...more);
     if (typeof next !== "string" || next === "" || next === cursor) break;
     cursor = next;

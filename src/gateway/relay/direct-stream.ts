@@ -6,7 +6,10 @@ export interface DirectController {
 }
 
 /** A direct stream whose one pull writes the whole body; `cancel` runs when the client goes away. */
-export function directStream(source: { pull(controller: DirectController): Promise<void>; cancel(): void }): ReadableStream<Uint8Array> {
+export function directStream(source: {
+  pull(controller: DirectController): Promise<void>;
+  cancel(): void;
+}): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     type: "direct",
     pull: (controller: DirectController) => source.pull(controller),

@@ -78,7 +78,11 @@ export class EventRelay {
     this.pendingRead ??= this.reader.read();
     const pingMs = this.options.pingSeconds * 1000;
     const ping = pingMs > 0 && pingMs < waitMs;
-    return raceTimer<ReadResult, typeof TIMEOUT | typeof PING_DUE>(this.pendingRead, ping ? pingMs : waitMs, ping ? PING_DUE : TIMEOUT);
+    return raceTimer<ReadResult, typeof TIMEOUT | typeof PING_DUE>(
+      this.pendingRead,
+      ping ? pingMs : waitMs,
+      ping ? PING_DUE : TIMEOUT,
+    );
   }
 
   /** The one pull of the client's stream: writes `early`, then each chunk as it arrives, until the end. */
@@ -101,7 +105,8 @@ export class EventRelay {
         }
         this.pendingRead = null;
         const out = this.events.take(result);
-        if (result.done || this.events.sawDone) return this.closeWith(this.gone ? "client_gone" : result.done ? "eof" : "done", out);
+        if (result.done || this.events.sawDone)
+          return this.closeWith(this.gone ? "client_gone" : result.done ? "eof" : "done", out);
         if (out && !this.send(out)) return;
         if (this.gone) return;
       }

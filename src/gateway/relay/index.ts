@@ -16,9 +16,17 @@ import { relayErrorResponse } from "./respond";
 type Server = Parameters<typeof clientIp>[1];
 
 const jsonReply = (body: unknown, requestId: string) =>
-  new Response(JSON.stringify(body), { headers: { "content-type": "application/json", "x-tollgate-request-id": requestId } });
+  new Response(JSON.stringify(body), {
+    headers: { "content-type": "application/json", "x-tollgate-request-id": requestId },
+  });
 
-type RelayCall = (request: Request, server: Server, path: string, endpoint: Endpoint, caller?: RelayCaller) => Promise<Response>;
+type RelayCall = (
+  request: Request,
+  server: Server,
+  path: string,
+  endpoint: Endpoint,
+  caller?: RelayCaller,
+) => Promise<Response>;
 
 /** One relayed call, from the raw request to the reply; every failure becomes an OpenAI-shaped error reply. */
 function relayCall(ctx: ServiceContext): RelayCall {
@@ -46,9 +54,13 @@ function relayCall(ctx: ServiceContext): RelayCall {
 export function relayServeRoutes(ctx: ServiceContext) {
   const call = relayCall(ctx);
   const headers = securityHeaders(ctx.config.frameAncestors);
-  const answer = async (request: Request, server: Server, path: string, endpoint: Endpoint) => withHeaders(await call(request, server, path, endpoint), headers);
+  const answer = async (request: Request, server: Server, path: string, endpoint: Endpoint) =>
+    withHeaders(await call(request, server, path, endpoint), headers);
   return Object.fromEntries(
-    Object.entries(ENDPOINTS).map(([path, endpoint]) => [path, { POST: (request: Request, server: Server) => answer(request, server, path, endpoint) }]),
+    Object.entries(ENDPOINTS).map(([path, endpoint]) => [
+      path,
+      { POST: (request: Request, server: Server) => answer(request, server, path, endpoint) },
+    ]),
   );
 }
 
@@ -58,7 +70,13 @@ export function relayRoutes(ctx: ServiceContext) {
   const withKey = (request: Request, server: Server, work: (caller: RelayCaller, requestId: string) => unknown) => {
     const requestId = newRequestId();
     return Promise.resolve()
-      .then(() => authenticateRelayKey(ctx, request.headers.get("authorization"), clientIp(request, server, ctx.config.trustProxy)))
+      .then(() =>
+        authenticateRelayKey(
+          ctx,
+          request.headers.get("authorization"),
+          clientIp(request, server, ctx.config.trustProxy),
+        ),
+      )
       .then(async (caller) => jsonReply(await work(caller, requestId), requestId))
       .catch((error) => relayErrorResponse(error, requestId));
   };
@@ -87,13 +105,22 @@ export function relayRoutes(ctx: ServiceContext) {
     .get("/v1/models/:model", ({ request, server, params }) =>
       withKey(request, server, (caller) => {
         if (!callerModels(ctx, caller).includes(params.model)) {
-          throw new RelayError(404, `the model '${params.model}' does not exist`, "model_not_found", "invalid_request_error");
+          throw new RelayError(
+            404,
+            `the model '${params.model}' does not exist`,
+            "model_not_found",
+            "invalid_request_error",
+          );
         }
         return modelObject(params.model);
       }),
     )
-    .get("/dashboard/billing/subscription", ({ request, server }) => withKey(request, server, (c) => billingSubscription(ctx, c)))
-    .get("/v1/dashboard/billing/subscription", ({ request, server }) => withKey(request, server, (c) => billingSubscription(ctx, c)))
+    .get("/dashboard/billing/subscription", ({ request, server }) =>
+      withKey(request, server, (c) => billingSubscription(ctx, c)),
+    )
+    .get("/v1/dashboard/billing/subscription", ({ request, server }) =>
+      withKey(request, server, (c) => billingSubscription(ctx, c)),
+    )
     .get("/dashboard/billing/usage", ({ request, server }) => withKey(request, server, (c) => billingUsage(ctx, c)))
     .get("/v1/dashboard/billing/usage", ({ request, server }) => withKey(request, server, (c) => billingUsage(ctx, c)));
 }

@@ -18,7 +18,8 @@ export interface RelayRequest {
 const STREAM_USAGE_KINDS = new Set(["chat", "completions"]);
 
 /** A JSON object's text (with a model, so not empty) with `stream_options.include_usage` added as its last member. */
-const withUsageRequested = (objectText: string) => `${objectText.slice(0, objectText.lastIndexOf("}"))},"stream_options":{"include_usage":true}}`;
+const withUsageRequested = (objectText: string) =>
+  `${objectText.slice(0, objectText.lastIndexOf("}"))},"stream_options":{"include_usage":true}}`;
 
 function parseJsonObject(text: string): Record<string, any> {
   let body: unknown;
@@ -27,11 +28,17 @@ function parseJsonObject(text: string): Record<string, any> {
   } catch {
     throw invalidRequest("request body is not valid JSON");
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidRequest("request body must be a JSON object");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw invalidRequest("request body must be a JSON object");
   return body as Record<string, any>;
 }
 
-export async function parseRelayRequest(request: Request, path: string, endpoint: Endpoint, limit: number): Promise<RelayRequest> {
+export async function parseRelayRequest(
+  request: Request,
+  path: string,
+  endpoint: Endpoint,
+  limit: number,
+): Promise<RelayRequest> {
   if (endpoint.multipart) {
     const declared = Number(request.headers.get("content-length") ?? "0");
     if (declared > limit) throw new ServiceError("request body is too large", 413);
@@ -75,7 +82,8 @@ export async function parseRelayRequest(request: Request, path: string, endpoint
       const injectUsage = stream && STREAM_USAGE_KINDS.has(endpoint.kind) && !clientWantsUsage;
       if (upstreamModel === json.model) {
         if (!injectUsage) return { body: text, contentType: "application/json", stream };
-        if (json.stream_options === undefined) return { body: withUsageRequested(text), contentType: "application/json", stream };
+        if (json.stream_options === undefined)
+          return { body: withUsageRequested(text), contentType: "application/json", stream };
       }
       const body: Record<string, any> = { ...json, model: upstreamModel };
       if (injectUsage) body.stream_options = { ...(json.stream_options ?? {}), include_usage: true };

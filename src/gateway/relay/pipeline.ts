@@ -34,12 +34,22 @@ interface CallState extends ChargedCall {
 }
 
 /** Which group and channel the next attempt uses: pinned, or the first route group with an untried channel. */
-function pickChannel(s: CallState, groups: string[], excluded: Set<number>): { channel: RouteChannel; group: string } | undefined {
+function pickChannel(
+  s: CallState,
+  groups: string[],
+  excluded: Set<number>,
+): { channel: RouteChannel; group: string } | undefined {
   const routes = s.ctx.relay.routes;
   if (s.caller.pinnedChannelId !== undefined) {
     if (excluded.size > 0) return undefined;
     const channel = routes.channel(s.caller.pinnedChannelId);
-    if (!channel) throw new RelayError(403, `channel ${s.caller.pinnedChannelId} does not exist or is disabled`, "channel_disabled", "permission_error");
+    if (!channel)
+      throw new RelayError(
+        403,
+        `channel ${s.caller.pinnedChannelId} does not exist or is disabled`,
+        "channel_disabled",
+        "permission_error",
+      );
     return { channel, group: s.caller.group };
   }
   for (const group of groups) {
@@ -52,7 +62,14 @@ function pickChannel(s: CallState, groups: string[], excluded: Set<number>): { c
 function upstreamCall(s: CallState, upstreamModel: string, provider: Provider): UpstreamCall {
   // A family that translates builds its own body from the parsed request: the OpenAI body is not made.
   if (provider.mapResponse) {
-    return { path: s.req.path, model: upstreamModel, body: s.req.raw, contentType: "application/json", stream: s.req.stream, json: s.req.json };
+    return {
+      path: s.req.path,
+      model: upstreamModel,
+      body: s.req.raw,
+      contentType: "application/json",
+      stream: s.req.stream,
+      json: s.req.json,
+    };
   }
   const { body, contentType, stream } = s.req.upstream(upstreamModel);
   return { path: s.req.path, model: upstreamModel, body, contentType, stream };
@@ -80,7 +97,10 @@ function unservedEndpoint(s: CallState, channel: RouteChannel): AttemptResult & 
   const family = channelTypeName(channel.row.type);
   return {
     ok: false,
-    failure: { status: 400, message: `${s.req.path} is not supported by ${family} channels (channel type ${channel.row.type})` },
+    failure: {
+      status: 400,
+      message: `${s.req.path} is not supported by ${family} channels (channel type ${channel.row.type})`,
+    },
     upstreamCode: "unsupported_endpoint",
     upstreamType: "invalid_request_error",
   };
@@ -97,12 +117,23 @@ async function noteFailure(s: CallState, channel: RouteChannel, failure: Attempt
  * upstream's code, e.g. invalid_api_key), a client would read it as its gateway key failing.
  */
 function upstreamRefusedCredentials(status: number, message: string): RelayError {
-  return new RelayError(502, `the upstream refused this channel's credentials (HTTP ${status}): ${message}`, "upstream_auth_error", "upstream_error");
+  return new RelayError(
+    502,
+    `the upstream refused this channel's credentials (HTTP ${status}): ${message}`,
+    "upstream_auth_error",
+    "upstream_error",
+  );
 }
 
 function finalFailure(last: (AttemptResult & { ok: false }) | undefined, s: CallState, group: string): RelayError {
   if (!last) {
-    return new RelayError(503, `no available channel for model ${s.req.model} in group ${group}`, "model_not_found", "tollgate_error", 5);
+    return new RelayError(
+      503,
+      `no available channel for model ${s.req.model} in group ${group}`,
+      "model_not_found",
+      "tollgate_error",
+      5,
+    );
   }
   const { status, message, retryAfter } = last.failure;
   if (status === 401 || status === 403) return upstreamRefusedCredentials(status, message);
@@ -143,7 +174,9 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
   const failure = finalFailure(last, s, caller.group);
   if (ctx.options.bool("ErrorLogEnabled")) {
     const { status, code, message } = failure;
-    ctx.relay.book.record(errorLog({ ...s, model: req.model, group: caller.group, path: req.path, status, code, message }));
+    ctx.relay.book.record(
+      errorLog({ ...s, model: req.model, group: caller.group, path: req.path, status, code, message }),
+    );
   }
   throw failure;
 }
@@ -158,7 +191,9 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
   checkModelAllowed(caller.token, req.model);
   const routes = ctx.relay.routes;
   const pinned = caller.pinnedChannelId !== undefined;
-  const groups = pinned ? [caller.group] : routeGroups(ctx, caller.user, caller.group).filter((g) => routes.hasRoute(g, req.model));
+  const groups = pinned
+    ? [caller.group]
+    : routeGroups(ctx, caller.user, caller.group).filter((g) => routes.hasRoute(g, req.model));
   const { endpoint, requestId, ip, startedAt } = call;
   const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, channelsTried: [] };
   if (groups.length === 0) throw finalFailure(undefined, s, caller.group);
@@ -175,7 +210,13 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
 }
 
 /** A translating family's JSON reply, in OpenAI's shape, billed from the usage it reported. */
-async function deliverTranslated(s: CallState, response: UpstreamReply, map: NonNullable<Provider["mapResponse"]>, upstreamModel: string, charge: CallCharge): Promise<Response> {
+async function deliverTranslated(
+  s: CallState,
+  response: UpstreamReply,
+  map: NonNullable<Provider["mapResponse"]>,
+  upstreamModel: string,
+  charge: CallCharge,
+): Promise<Response> {
   let reply: Record<string, unknown>;
   try {
     reply = map(JSON.parse(await response.text()), upstreamModel);
@@ -185,11 +226,20 @@ async function deliverTranslated(s: CallState, response: UpstreamReply, map: Non
   const usage = reportedUsage(s.endpoint.kind, reply);
   const text = usage ? "" : generatedText(s.endpoint.kind, reply);
   charge.settle(usage, text, Date.now() - s.startedAt);
-  return new Response(JSON.stringify(reply), { status: 200, headers: { "content-type": "application/json", "x-tollgate-request-id": s.requestId } });
+  return new Response(JSON.stringify(reply), {
+    status: 200,
+    headers: { "content-type": "application/json", "x-tollgate-request-id": s.requestId },
+  });
 }
 
 /** Hands the upstream's answer to the client and bills it (after the stream ends, for streams). */
-async function deliver(s: CallState, response: UpstreamReply, provider: Provider, upstreamModel: string, charge: CallCharge): Promise<Response> {
+async function deliver(
+  s: CallState,
+  response: UpstreamReply,
+  provider: Provider,
+  upstreamModel: string,
+  charge: CallCharge,
+): Promise<Response> {
   const contentType = response.header("content-type") ?? "";
   const { mapStream, mapResponse } = provider;
   if (s.req.stream && contentType.includes("text/event-stream")) {
@@ -201,7 +251,11 @@ async function deliver(s: CallState, response: UpstreamReply, provider: Provider
     }
     const body = await relayStream({
       kind: s.endpoint.kind,
-      upstream: arrived ? bytesReader(arrived) : mapStream ? mapStream(response.stream(), upstreamModel).getReader() : response.reader(),
+      upstream: arrived
+        ? bytesReader(arrived)
+        : mapStream
+          ? mapStream(response.stream(), upstreamModel).getReader()
+          : response.reader(),
       clientWantsUsage: s.req.clientWantsUsage,
       startedAt: s.startedAt,
       idleTimeoutMs: s.ctx.config.streamingTimeoutMs,

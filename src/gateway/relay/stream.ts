@@ -15,11 +15,14 @@ const ignore = () => {};
  * reply is one finished body (a streamed reply costs the server far more per call); otherwise the events taken
  * so far open the streamed reply, and the rest follows as it arrives.
  */
-export async function relayStream(options: StreamOptions): Promise<string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>> {
+export async function relayStream(
+  options: StreamOptions,
+): Promise<string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>> {
   const reader = options.upstream;
   const first = reader.read();
   const arrived = settledValue(first);
-  const whole = arrived && !arrived.done ? wholeStreamIn(arrived.value, options.kind, options.clientWantsUsage) : undefined;
+  const whole =
+    arrived && !arrived.done ? wholeStreamIn(arrived.value, options.kind, options.clientWantsUsage) : undefined;
   if (!whole) return new EventRelay(options).start(first);
   reader.cancel().catch(ignore);
   options.onEnd({ usage: whole.usage, text: "", firstResponseMs: Date.now() - options.startedAt, end: "done" });

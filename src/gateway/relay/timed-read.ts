@@ -14,4 +14,5 @@ export const NOT_YET: unique symbol = Symbol("not yet");
 export const afterThisTurn = () => new Promise<typeof NOT_YET>((resolve) => setImmediate(resolve, NOT_YET));
 
 /** A promise's value when it has already settled with one, without waiting; undefined while it is pending. */
-export const settledValue = <T>(promise: Promise<T>): T | undefined => (Bun.peek.status(promise) === "fulfilled" ? (Bun.peek(promise) as T) : undefined);
+export const settledValue = <T>(promise: Promise<T>): T | undefined =>
+  Bun.peek.status(promise) === "fulfilled" ? (Bun.peek(promise) as T) : undefined;

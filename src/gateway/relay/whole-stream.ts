@@ -67,7 +67,11 @@ export interface WholeStream {
  * whole body, a stream's first read): they must end the stream and have the shape `relayWholeStream` takes.
  * Undefined otherwise (or without bytes): then the stream is relayed event by event.
  */
-export const wholeStreamIn = (bytes: Uint8Array | undefined, kind: EndpointKind, clientWantsUsage: boolean): WholeStream | undefined =>
+export const wholeStreamIn = (
+  bytes: Uint8Array | undefined,
+  kind: EndpointKind,
+  clientWantsUsage: boolean,
+): WholeStream | undefined =>
   bytes !== undefined && endsStream(bytes) ? relayWholeStream(bytes, kind, clientWantsUsage) : undefined;
 
 /**
@@ -77,7 +81,11 @@ export const wholeStreamIn = (bytes: Uint8Array | undefined, kind: EndpointKind,
  * usage-only chunk it did not ask for, cut out of `chunk` in place: the chunk is the caller's to give) and the
  * usage; undefined for any other shape, which the event-by-event relay handles.
  */
-export function relayWholeStream(chunk: Uint8Array, kind: EndpointKind, clientWantsUsage: boolean): WholeStream | undefined {
+export function relayWholeStream(
+  chunk: Uint8Array,
+  kind: EndpointKind,
+  clientWantsUsage: boolean,
+): WholeStream | undefined {
   const bytes = asBuffer(chunk);
   const found = usageEvent(bytes);
   if (!found) return undefined;

@@ -20,7 +20,16 @@ export class UnsendableRequestError extends Error {}
 const targets = new Map<string, Target>();
 const TARGETS_KEPT = 1000;
 /** Headers the client sets itself (or that do not belong in a request it frames). */
-const OWN_HEADERS = new Set(["host", "content-length", "connection", "transfer-encoding", "keep-alive", "upgrade", "te", "trailer"]);
+const OWN_HEADERS = new Set([
+  "host",
+  "content-length",
+  "connection",
+  "transfer-encoding",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+]);
 /** A line break (or NUL) in a header would let a value add lines of its own to the request. */
 const breaksLine = (text: string) => text.includes("\n") || text.includes("\r") || text.includes("\0");
 
@@ -28,11 +37,16 @@ function targetOf(url: string): Target {
   let target = targets.get(url);
   if (target) return target;
   const parsed = new URL(url);
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new UnsendableRequestError(`unsupported upstream protocol ${parsed.protocol}`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new UnsendableRequestError(`unsupported upstream protocol ${parsed.protocol}`);
   const tls = parsed.protocol === "https:";
   const port = Number(parsed.port) || (tls ? 443 : 80);
   const hostname = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
-  target = { origin: { key: `${parsed.protocol}//${parsed.host}`, hostname, port, tls }, path: parsed.pathname + parsed.search, host: parsed.host };
+  target = {
+    origin: { key: `${parsed.protocol}//${parsed.host}`, hostname, port, tls },
+    path: parsed.pathname + parsed.search,
+    host: parsed.host,
+  };
   if (targets.size >= TARGETS_KEPT) targets.clear();
   targets.set(url, target);
   return target;
@@ -46,7 +60,8 @@ function requestText(target: Target, headers: Record<string, string>, body: stri
     const value = headers[name]!;
     const lower = name.toLowerCase();
     if (OWN_HEADERS.has(lower)) continue;
-    if (breaksLine(name) || breaksLine(value)) throw new UnsendableRequestError(`the request header ${JSON.stringify(name)} holds a line break`);
+    if (breaksLine(name) || breaksLine(value))
+      throw new UnsendableRequestError(`the request header ${JSON.stringify(name)} holds a line break`);
     if (lower === "user-agent") agent = true;
     if (lower === "accept-encoding") encoding = true;
     text += `${name}: ${value}\r\n`;
@@ -68,7 +83,11 @@ async function decoded(reply: UpstreamReply, coding: string): Promise<UpstreamRe
   const decode = DECODERS[coding];
   if (!decode) throw new BadReplyError(`the upstream answered in an unsupported content coding (${coding})`);
   const body = decode(await reply.bytes());
-  return wholeReply(reply.status, (name) => (name === "content-encoding" || name === "content-length" ? null : reply.header(name)), body);
+  return wholeReply(
+    reply.status,
+    (name) => (name === "content-encoding" || name === "content-length" ? null : reply.header(name)),
+    body,
+  );
 }
 
 /** A new connection, given up (and closed once open) when the signal fires first. */

@@ -87,13 +87,25 @@ const handlers: SocketHandler<Link> = {
  * refuses (TLS with the certificate checked against the trusted roots and the host's name for https); one that
  * is not open (handshake done) within `timeoutMs` is given up.
  */
-export async function connect(origin: Origin, timeoutMs = CONNECT_TIMEOUT_MS, gate: UpstreamGate = processGate): Promise<Connection> {
+export async function connect(
+  origin: Origin,
+  timeoutMs = CONNECT_TIMEOUT_MS,
+  gate: UpstreamGate = processGate,
+): Promise<Connection> {
   return firstReachable(await gate.addressesOf(origin.hostname), (address) => open(origin, address, gate, timeoutMs));
 }
 
 function open(origin: Origin, address: string, gate: UpstreamGate, timeoutMs: number): Promise<Connection> {
   return new Promise<Connection>((resolve, reject) => {
-    const link: Link = { origin, gate, user: null, reused: false, isClosed: false, idleSince: 0, idleLimitMs: IDLE_LIMIT_MS };
+    const link: Link = {
+      origin,
+      gate,
+      user: null,
+      reused: false,
+      isClosed: false,
+      idleSince: 0,
+      idleLimitMs: IDLE_LIMIT_MS,
+    };
     let opened: Connection | undefined;
     let gaveUp = false;
     const timer = setTimeout(() => {

@@ -64,7 +64,11 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     private readonly deadline?: Deadline,
   ) {
     this.head = new Promise<UpstreamReply>((resolve, reject) => (this.settleHead = { resolve, reject }));
-    if (deadline) this.timer = setTimeout(() => this.fail(new UpstreamTimeoutError("the upstream did not answer in time")), deadline.ms);
+    if (deadline)
+      this.timer = setTimeout(
+        () => this.fail(new UpstreamTimeoutError("the upstream did not answer in time")),
+        deadline.ms,
+      );
     this.onAbort = () => this.fail(signal!.reason instanceof Error ? signal!.reason : new Error("aborted"));
     signal?.addEventListener("abort", this.onAbort, { once: true });
     socket.data.user = this;
@@ -118,7 +122,11 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
       return;
     }
     const stale = this.socket.data.reused && !this.gotBytes;
-    this.fail(stale ? new StaleConnectionError("the kept-alive connection was closed by the upstream") : new BadReplyError("the upstream closed the connection before its reply was complete"));
+    this.fail(
+      stale
+        ? new StaleConnectionError("the kept-alive connection was closed by the upstream")
+        : new BadReplyError("the upstream closed the connection before its reply was complete"),
+    );
   }
 
   failed(error: Error): void {

@@ -9,13 +9,24 @@ const TIMEOUT_MS = 15_000;
  * status only (and the policy's refusal): upstream error text can echo the key and the URL is the operator's,
  * so neither reaches the message.
  */
-export async function getUpstreamJson(url: string, headers: Record<string, string>, what: string, gate: UpstreamGate): Promise<unknown> {
+export async function getUpstreamJson(
+  url: string,
+  headers: Record<string, string>,
+  what: string,
+  gate: UpstreamGate,
+): Promise<unknown> {
   let response: Response;
   try {
-    const init = { headers: { ...headers, accept: "application/json" }, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) } as const;
+    const init = {
+      headers: { ...headers, accept: "application/json" },
+      redirect: "manual",
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    } as const;
     response = await gatedFetch(url, init, gate);
   } catch (error) {
-    return refuse(`${what} failed: ${error instanceof RefusedAddressError ? error.message : "the upstream could not be reached"}`);
+    return refuse(
+      `${what} failed: ${error instanceof RefusedAddressError ? error.message : "the upstream could not be reached"}`,
+    );
   }
   if (!response.ok) {
     await response.body?.cancel();

@@ -23,10 +23,12 @@ export interface UpstreamReply {
 const utf8 = new TextDecoder();
 
 /** The same bytes as a Buffer (no copy): Bun hands sockets' data over as Buffers already. */
-export const asBuffer = (bytes: Uint8Array): Buffer => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+export const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Several chunks as one (the one itself when alone). */
-export const joinChunks = (chunks: Uint8Array[]): Uint8Array => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+export const joinChunks = (chunks: Uint8Array[]): Uint8Array =>
+  chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 
 /** Reads a reader to its end. */
 export async function readAll(reader: ChunkReader): Promise<Uint8Array> {

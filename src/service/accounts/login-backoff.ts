@@ -23,7 +23,12 @@ export const tooManyFailures = (seconds: number) =>
 const NO_BACKOFF: SignInAttempt = { succeeded: async () => {} };
 
 /** Counts an attempt on the account (user id, or the name given when there is no such user) from `address`; 429 while it must wait. */
-export async function beginSignInAttempt(ctx: ServiceContext, userId: number | undefined, name: string, address: string): Promise<SignInAttempt> {
+export async function beginSignInAttempt(
+  ctx: ServiceContext,
+  userId: number | undefined,
+  name: string,
+  address: string,
+): Promise<SignInAttempt> {
   if (ctx.config.loginBackoff.freeFailures === 0) return NO_BACKOFF;
   const failures = ctx.signInFailures;
   const account = userId === undefined ? `name:${name.toLowerCase()}` : `user:${userId}`;

@@ -53,7 +53,13 @@ export async function register(ctx: ServiceContext, input: RegisterInput): Promi
     const grant = async (quota: number, content: string) => {
       if (quota <= 0) return;
       await addUserQuota(tx, newId, quota);
-      await recordBalanceChange(tx, { userId: newId, username: prepared.username, type: LogType.System, quota, content });
+      await recordBalanceChange(tx, {
+        userId: newId,
+        username: prepared.username,
+        type: LogType.System,
+        quota,
+        content,
+      });
     };
     const newUserQuota = options.num("QuotaForNewUser");
     await grant(newUserQuota, `new user registration bonus ${quotaText(ctx, newUserQuota)}`);

@@ -45,7 +45,13 @@ export interface SetupInput {
 }
 
 async function createRoot(ctx: ServiceContext, username: string, password: string): Promise<void> {
-  const prepared = await prepareUser({ username, password, display_name: "Root User", role: Role.Root, quota: ROOT_QUOTA });
+  const prepared = await prepareUser({
+    username,
+    password,
+    display_name: "Root User",
+    role: Role.Root,
+    quota: ROOT_QUOTA,
+  });
   await inTransaction(ctx.db, async (tx) => {
     await lockSetup(tx);
     if (await hasLiveRoot(tx, Role.Root)) refuse("the system is already initialized");

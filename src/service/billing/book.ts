@@ -97,25 +97,32 @@ export class BalanceBook {
   /** The account, at once when it is held and usable; else after its (re)load. */
   private account(side: Side, id: number): Account | Promise<Account> {
     const accounts = this[side];
-    return this.held(side, id) ?? this.serial.run(async () => {
-      let account = accounts.get(id);
-      if (account && this.usable(account)) return account;
-      // Held before the read, so remote charges announced while it runs reach it.
-      if (!account) accounts.set(id, (account = this.remote.newAccount(side, id)));
-      const marks = account.staleMarks;
-      const forgettable = this.remote.forgettable(account);
-      account.committed = (await (side === "users" ? readUserQuota : readTokenRemain)(this.db, id)) ?? 0;
-      if (forgettable) account.dropRemote(forgettable);
-      account.stale = account.staleMarks !== marks;
-      return account;
-    });
+    return (
+      this.held(side, id) ??
+      this.serial.run(async () => {
+        let account = accounts.get(id);
+        if (account && this.usable(account)) return account;
+        // Held before the read, so remote charges announced while it runs reach it.
+        if (!account) accounts.set(id, (account = this.remote.newAccount(side, id)));
+        const marks = account.staleMarks;
+        const forgettable = this.remote.forgettable(account);
+        account.committed = (await (side === "users" ? readUserQuota : readTokenRemain)(this.db, id)) ?? 0;
+        if (forgettable) account.dropRemote(forgettable);
+        account.stale = account.staleMarks !== marks;
+        return account;
+      })
+    );
   }
 
   /**
    * Holds `amount` from the user and, for a limited token, from the token; refuses when either cannot
    * cover it. Atomic: the check and the hold happen with no await between them.
    */
-  async reserve(userId: number, token: { id: number; unlimited: boolean } | null, amount: number): Promise<Reservation> {
+  async reserve(
+    userId: number,
+    token: { id: number; unlimited: boolean } | null,
+    amount: number,
+  ): Promise<Reservation> {
     const user = await this.account("users", userId);
     const limited = token && !token.unlimited ? await this.account("tokens", token.id) : null;
     return this.hold(userId, user, token, limited, amount);
@@ -125,15 +132,26 @@ export class BalanceBook {
    * `reserve` without waiting: the reservation when both accounts are held and usable, undefined when one must
    * be loaded first (then `reserve`). Throws InsufficientQuotaError as `reserve` does.
    */
-  reserveAtOnce(userId: number, token: { id: number; unlimited: boolean } | null, amount: number): Reservation | undefined {
+  reserveAtOnce(
+    userId: number,
+    token: { id: number; unlimited: boolean } | null,
+    amount: number,
+  ): Reservation | undefined {
     const user = this.held("users", userId);
     const limited = token && !token.unlimited ? this.held("tokens", token.id) : null;
     if (!user || limited === undefined) return undefined;
     return this.hold(userId, user, token, limited, amount);
   }
 
-  private hold(userId: number, user: Account, token: { id: number; unlimited: boolean } | null, limited: Account | null, amount: number): Reservation {
-    if (user.available < amount || user.available <= 0) throw new InsufficientQuotaError("user", user.available, amount);
+  private hold(
+    userId: number,
+    user: Account,
+    token: { id: number; unlimited: boolean } | null,
+    limited: Account | null,
+    amount: number,
+  ): Reservation {
+    if (user.available < amount || user.available <= 0)
+      throw new InsufficientQuotaError("user", user.available, amount);
     if (limited && (limited.available < amount || limited.available <= 0)) {
       throw new InsufficientQuotaError("token", limited.available, amount);
     }
@@ -158,7 +176,11 @@ export class BalanceBook {
     this.release(reservation);
     this.users.get(reservation.userId)!.pending -= charge.quota;
     if (!reservation.tokenUnlimited) this.tokens.get(reservation.tokenId)!.pending -= charge.quota;
-    this.changes.announceSettled(reservation.userId, reservation.tokenUnlimited ? 0 : reservation.tokenId, charge.quota);
+    this.changes.announceSettled(
+      reservation.userId,
+      reservation.tokenUnlimited ? 0 : reservation.tokenId,
+      charge.quota,
+    );
     this.enqueue({
       userId: reservation.userId,
       tokenId: reservation.tokenId,

@@ -30,7 +30,12 @@ const COUNT_AT_ONCE_CHARS = 16 * 1024;
 function refused(error: unknown): never {
   if (!(error instanceof InsufficientQuotaError)) throw error;
   const code = error.who === "user" ? "insufficient_user_quota" : "pre_consume_token_quota_failed";
-  throw new RelayError(403, `${error.who === "user" ? "user" : "API key"} quota is not enough for this request`, code, "insufficient_quota");
+  throw new RelayError(
+    403,
+    `${error.who === "user" ? "user" : "API key"} quota is not enough for this request`,
+    code,
+    "insufficient_quota",
+  );
 }
 
 /** The price of the call's model through `group`; fails closed on an unpriced model. */
@@ -90,7 +95,9 @@ export class CallCharge {
   private hold(promptTokens: number): CallCharge | Promise<CallCharge> {
     const { ctx, caller, endpoint, req } = this.call;
     const estimate = { promptTokens, maxCompletionTokens: completionBudget(endpoint.kind, req.json ?? {}) };
-    const amount = reservationFor(this.price, estimate, ctx.options.num("PreConsumedQuota"), ctx.options.num("QuotaPerUnit")) * this.calls;
+    const amount =
+      reservationFor(this.price, estimate, ctx.options.num("PreConsumedQuota"), ctx.options.num("QuotaPerUnit")) *
+      this.calls;
     const token = caller.token ? { id: caller.token.id, unlimited: caller.token.unlimited_quota === 1 } : null;
     let held: Reservation | undefined;
     try {
@@ -152,12 +159,26 @@ export class CallCharge {
     const { ctx, caller, req } = this.call;
     const usage = reported ?? this.countedUsage(text);
     const quota = quotaFor(this.price, usage, ctx.options.num("QuotaPerUnit")) * this.calls;
-    const log = ctx.options.bool("LogConsumeEnabled") ? this.logRow(usage, !reported, quota, firstResponseMs, streamEnd) : null;
+    const log = ctx.options.bool("LogConsumeEnabled")
+      ? this.logRow(usage, !reported, quota, firstResponseMs, streamEnd)
+      : null;
     ctx.relay.book.settle(this.reservation!, { channelId: this.channelId, quota, log });
-    recordConsumption(ctx, { userId: caller.user.id, username: caller.user.username, model: req.model, quota, tokens: usage.promptTokens + usage.completionTokens });
+    recordConsumption(ctx, {
+      userId: caller.user.id,
+      username: caller.user.username,
+      model: req.model,
+      quota,
+      tokens: usage.promptTokens + usage.completionTokens,
+    });
   }
 
-  private logRow(usage: Usage, estimated: boolean, quota: number, firstResponseMs: number, streamEnd: string | undefined) {
+  private logRow(
+    usage: Usage,
+    estimated: boolean,
+    quota: number,
+    firstResponseMs: number,
+    streamEnd: string | undefined,
+  ) {
     const c = this.call;
     return consumeLog({
       caller: c.caller,

@@ -15,7 +15,10 @@ function encoding(name: EncodingName): typeof Encoding {
   let loaded = encodings.get(name);
   if (!loaded) {
     // Literal specifiers, so `bun build --compile` still bundles them.
-    loaded = name === "cl100k_base" ? require("gpt-tokenizer/encoding/cl100k_base") : require("gpt-tokenizer/encoding/o200k_base");
+    loaded =
+      name === "cl100k_base"
+        ? require("gpt-tokenizer/encoding/cl100k_base")
+        : require("gpt-tokenizer/encoding/o200k_base");
     encodings.set(name, loaded!);
   }
   return loaded!;
@@ -101,7 +104,8 @@ function addContent(parts: PromptParts, content: unknown): void {
 
 function addToolCalls(parts: PromptParts, calls: unknown): void {
   if (!Array.isArray(calls)) return;
-  for (const call of calls) parts.texts.push(String(call?.function?.name ?? ""), String(call?.function?.arguments ?? ""));
+  for (const call of calls)
+    parts.texts.push(String(call?.function?.name ?? ""), String(call?.function?.arguments ?? ""));
 }
 
 /**

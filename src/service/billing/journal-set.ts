@@ -35,7 +35,10 @@ export class JournalSet {
     private readonly changes: ChangeBus,
     private readonly place: JournalPlace,
   ) {
-    this.recoverTimer = setInterval(() => void this.recover().catch(() => {}), place.recoverEveryMs ?? RECOVER_EVERY_MS);
+    this.recoverTimer = setInterval(
+      () => void this.recover().catch(() => {}),
+      place.recoverEveryMs ?? RECOVER_EVERY_MS,
+    );
     this.recoverTimer.unref();
   }
 
@@ -64,12 +67,15 @@ export class JournalSet {
       this.journals.splice(this.journals.indexOf(journal), 1);
       await removeKey(this.db, "internals", journalKey(journal.name)).catch(() => {});
     }
-    if (current && current.bytes > JOURNAL_ROTATE_BYTES) this.journals.push(new ChargeJournal(this.place.dir, this.place.databaseId));
+    if (current && current.bytes > JOURNAL_ROTATE_BYTES)
+      this.journals.push(new ChargeJournal(this.place.dir, this.place.databaseId));
   }
 
   /** Writes the charges of journals left by processes that died before writing them (see `recoverJournals`). */
   recover(): Promise<number> {
-    this.recovering ??= recoverJournals(this.db, this.serial, this.changes, this.place).finally(() => (this.recovering = undefined));
+    this.recovering ??= recoverJournals(this.db, this.serial, this.changes, this.place).finally(
+      () => (this.recovering = undefined),
+    );
     return this.recovering;
   }
 

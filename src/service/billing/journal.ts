@@ -1,4 +1,15 @@
-import { accessSync, closeSync, constants, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  accessSync,
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { randomAlphanumeric } from "../crypto";
 import { LOG_COLUMNS } from "../../db/queries/charges";
@@ -33,7 +44,15 @@ function chargeOfLine(line: string, logFields: readonly string[]): Charge {
     });
     log = row as unknown as NewLogRow;
   }
-  return { userId: userId!, tokenId: tokenId!, tokenUnlimited: tokenUnlimited === 1, channelId: channelId!, quota: quota!, debit: debit === 1, log };
+  return {
+    userId: userId!,
+    tokenId: tokenId!,
+    tokenUnlimited: tokenUnlimited === 1,
+    channelId: channelId!,
+    quota: quota!,
+    debit: debit === 1,
+    log,
+  };
 }
 
 /** Journal files this process writes or is recovering (another book in the same process must not take them). */
@@ -96,7 +115,9 @@ export function ensureJournalDir(dir: string): void {
     accessSync(dir, constants.W_OK);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? "unusable";
-    throw new Error(`the billing journal folder ${dir} cannot be written (${reason}); set BILLING_JOURNAL_DIR to a writable folder`);
+    throw new Error(
+      `the billing journal folder ${dir} cannot be written (${reason}); set BILLING_JOURNAL_DIR to a writable folder`,
+    );
   }
 }
 
@@ -161,7 +182,10 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
       name,
       size: bytes.length,
       charges(offset) {
-        const lines = bytes.subarray(Math.max(offset, headerEnd + 1)).toString().split("\n");
+        const lines = bytes
+          .subarray(Math.max(offset, headerEnd + 1))
+          .toString()
+          .split("\n");
         const charges: Charge[] = [];
         for (const line of lines) {
           if (!line) continue;

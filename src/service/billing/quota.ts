@@ -26,7 +26,12 @@ export function quotaFor(price: Price, usage: Usage, quotaPerUnit: number): numb
   const cached = Math.min(usage.cachedTokens, promptTokens);
   const written = Math.min(usage.cacheWriteTokens ?? 0, promptTokens - cached);
   const weighted =
-    promptTokens - cached - written + cached * price.cacheRatio + written * price.createCacheRatio + completionTokens * price.completionRatio;
+    promptTokens -
+    cached -
+    written +
+    cached * price.cacheRatio +
+    written * price.createCacheRatio +
+    completionTokens * price.completionRatio;
   const quota = round(weighted * price.modelRatio * price.groupRatio);
   const free = price.modelRatio === 0 || price.groupRatio === 0;
   return !free && quota <= 0 ? 1 : quota;
@@ -42,7 +47,12 @@ export function reservationFor(
   preConsumedTokens: number,
   quotaPerUnit: number,
 ): number {
-  if (price.kind === "per-call") return quotaFor(price, { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }, quotaPerUnit);
+  if (price.kind === "per-call")
+    return quotaFor(price, { promptTokens: 0, completionTokens: 0, cachedTokens: 0 }, quotaPerUnit);
   const prompt = Math.max(estimate.promptTokens, preConsumedTokens);
-  return quotaFor(price, { promptTokens: prompt, completionTokens: estimate.maxCompletionTokens, cachedTokens: 0 }, quotaPerUnit);
+  return quotaFor(
+    price,
+    { promptTokens: prompt, completionTokens: estimate.maxCompletionTokens, cachedTokens: 0 },
+    quotaPerUnit,
+  );
 }

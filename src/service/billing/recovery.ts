@@ -12,7 +12,12 @@ import type { SerialQueue } from "./serial";
  * file as written (so a crash before the file is removed cannot replay it twice); then the file and its record
  * go. Answers how many charges it wrote.
  */
-export async function recoverJournals(db: Exec, serial: SerialQueue, changes: ChangeBus, place: JournalPlace): Promise<number> {
+export async function recoverJournals(
+  db: Exec,
+  serial: SerialQueue,
+  changes: ChangeBus,
+  place: JournalPlace,
+): Promise<number> {
   ensureJournalDir(place.dir);
   let recovered = 0;
   for (const orphan of orphanJournals(place.dir, place.databaseId)) {
@@ -34,9 +39,13 @@ export async function recoverJournals(db: Exec, serial: SerialQueue, changes: Ch
       recovered += charges.length;
     } catch (error) {
       orphan.release();
-      console.error(`[billing] could not recover journal ${orphan.name}, will retry:`, error instanceof Error ? error.message : error);
+      console.error(
+        `[billing] could not recover journal ${orphan.name}, will retry:`,
+        error instanceof Error ? error.message : error,
+      );
     }
   }
-  if (recovered > 0) console.log(`[billing] wrote ${recovered} charges a process that died had settled but not yet written`);
+  if (recovered > 0)
+    console.log(`[billing] wrote ${recovered} charges a process that died had settled but not yet written`);
   return recovered;
 }

@@ -69,7 +69,8 @@ export class RemoteCharges {
     const expired = Date.now() - this.ttlMs;
     for (const batch of this.batches) {
       const amount = batch[side].get(id);
-      if (amount !== undefined && batch.at > expired) account.addRemote({ origin: batch.origin, seq: batch.seq, amount, at: batch.at });
+      if (amount !== undefined && batch.at > expired)
+        account.addRemote({ origin: batch.origin, seq: batch.seq, amount, at: batch.at });
     }
     return account;
   }

@@ -42,7 +42,12 @@ interface Progress {
  * Counts `texts` piece by piece, yielding after each counted piece so a caller can pause. With `budget` below
  * the texts' total length, pieces are taken at an even rate so that about `budget` characters are counted.
  */
-function* countPieces(encoder: TokenEncoder, texts: readonly string[], totalChars: number, budget: number): Generator<void, Progress> {
+function* countPieces(
+  encoder: TokenEncoder,
+  texts: readonly string[],
+  totalChars: number,
+  budget: number,
+): Generator<void, Progress> {
   const rate = totalChars <= budget ? 1 : budget / totalChars;
   const progress: Progress = { tokens: 0, countedChars: 0 };
   let due = 0;
@@ -53,7 +58,10 @@ function* countPieces(encoder: TokenEncoder, texts: readonly string[], totalChar
       due += length * rate;
       if (due >= length) {
         due -= length;
-        progress.tokens += encoder.countTokens(start === 0 && end === text.length ? text : text.slice(start, end), AS_PLAIN_TEXT);
+        progress.tokens += encoder.countTokens(
+          start === 0 && end === text.length ? text : text.slice(start, end),
+          AS_PLAIN_TEXT,
+        );
         progress.countedChars += length;
         yield;
       }
@@ -84,7 +92,11 @@ export function countNow(encoder: TokenEncoder, texts: readonly string[], budget
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Tokens of `texts`, counted in slices of a few milliseconds with other work let in between. */
-export async function countInSlices(encoder: TokenEncoder, texts: readonly string[], budget = SLICED_BUDGET_CHARS): Promise<number> {
+export async function countInSlices(
+  encoder: TokenEncoder,
+  texts: readonly string[],
+  budget = SLICED_BUDGET_CHARS,
+): Promise<number> {
   const total = lengthOf(texts);
   const work = countPieces(encoder, texts, total, budget);
   let sliceStart = performance.now();

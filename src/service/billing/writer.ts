@@ -56,5 +56,7 @@ export const writerLabel = (writer: Writer) => (writer.start ? `${writer.pid}.${
 /** The writer a label names (see `writerLabel`). */
 export function writerOfLabel(label: string): Writer {
   const dot = label.indexOf(".");
-  return dot < 0 ? { pid: Number(label), start: "" } : { pid: Number(label.slice(0, dot)), start: label.slice(dot + 1) };
+  return dot < 0
+    ? { pid: Number(label), start: "" }
+    : { pid: Number(label.slice(0, dot)), start: label.slice(dot + 1) };
 }

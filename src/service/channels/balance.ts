@@ -15,8 +15,13 @@ import { patchChannels } from "./write";
 const reportsBalance = (type: number): boolean => CHANNEL_TYPES.get(type)?.reportsBalance === true;
 
 /** Stores the balance; an enabled channel with auto_ban on and nothing left is disabled automatically. */
-async function refreshBalance(ctx: ServiceContext, upstream: ChannelUpstream, channel: ChannelRow): Promise<ChannelView> {
-  if (!reportsBalance(channel.type)) refuse(`balance query is not supported for channel type ${channelTypeName(channel.type)}`);
+async function refreshBalance(
+  ctx: ServiceContext,
+  upstream: ChannelUpstream,
+  channel: ChannelRow,
+): Promise<ChannelView> {
+  if (!reportsBalance(channel.type))
+    refuse(`balance query is not supported for channel type ${channelTypeName(channel.type)}`);
   const balance = await upstream.queryBalance(channel, upstreamGate(ctx.options));
   const patch: ChannelPatch = { balance, balance_updated_time: nowSeconds() };
   if (balance <= 0 && channel.auto_ban === 1 && channel.status === ChannelStatus.Enabled) {
@@ -27,7 +32,12 @@ async function refreshBalance(ctx: ServiceContext, upstream: ChannelUpstream, ch
   return toChannelView((await findChannel(ctx.db, channel.id)) ?? notFound("channel"));
 }
 
-export async function updateChannelBalance(ctx: ServiceContext, upstream: ChannelUpstream, actor: UserRow, id: unknown): Promise<ChannelView> {
+export async function updateChannelBalance(
+  ctx: ServiceContext,
+  upstream: ChannelUpstream,
+  actor: UserRow,
+  id: unknown,
+): Promise<ChannelView> {
   requireAdmin(actor);
   return refreshBalance(ctx, upstream, (await findChannel(ctx.db, idOf(id))) ?? notFound("channel"));
 }

@@ -15,7 +15,12 @@ export interface CopyOptions {
 }
 
 /** A new channel with the source's fields and key, a new id, creation time and untested response time. */
-export async function copyChannel(ctx: ServiceContext, actor: UserRow, id: unknown, options: CopyOptions = {}): Promise<ChannelView> {
+export async function copyChannel(
+  ctx: ServiceContext,
+  actor: UserRow,
+  id: unknown,
+  options: CopyOptions = {},
+): Promise<ChannelView> {
   requireAdmin(actor);
   const { id: _source, ...source } = (await findChannel(ctx.db, idOf(id))) ?? notFound("channel");
   const name = withinLength(source.name + (options.suffix ?? "_copy"), 128, "name");

@@ -18,13 +18,17 @@ function unwrap(body: Input): { mode: Mode; channel: Input } {
   const mode = body.mode ?? "single";
   if (mode !== "single" && mode !== "batch") refuse("mode must be single or batch");
   const channel = body.channel;
-  if (typeof channel !== "object" || channel === null || Array.isArray(channel)) return refuse("channel must be an object");
+  if (typeof channel !== "object" || channel === null || Array.isArray(channel))
+    return refuse("channel must be an object");
   return { mode: mode as Mode, channel: channel as Input };
 }
 
 /** Batch: one channel per non-empty key line; with several, names get " #1", " #2", ... in line order. */
 function perKeyLine(fields: ChannelFields): ChannelFields[] {
-  const keys = fields.key!.split("\n").map((line) => line.trim()).filter(Boolean);
+  const keys = fields
+    .key!.split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
   if (keys.length > BATCH_MAX) refuse(`at most ${BATCH_MAX} keys at once`);
   keys.forEach((key, i) => {
     const first = keys.indexOf(key);
@@ -38,13 +42,18 @@ function perKeyLine(fields: ChannelFields): ChannelFields[] {
 export function insertChannels(ctx: ServiceContext, channels: Partial<NewChannelRow>[]): Promise<ChannelView[]> {
   return changeChannels(ctx, async (tx, touched) => {
     const createdTime = nowSeconds();
-    for (const channel of channels) touched.add(await insertChannel(tx, { ...channel, created_time: createdTime } as NewChannelRow));
+    for (const channel of channels)
+      touched.add(await insertChannel(tx, { ...channel, created_time: createdTime } as NewChannelRow));
     return (await findChannels(tx, [...touched])).map(toChannelView);
   });
 }
 
 /** Single mode answers the channel, batch mode the list of channels created. */
-export async function createChannels(ctx: ServiceContext, actor: UserRow, body: Input): Promise<ChannelView | ChannelView[]> {
+export async function createChannels(
+  ctx: ServiceContext,
+  actor: UserRow,
+  body: Input,
+): Promise<ChannelView | ChannelView[]> {
   requireAdmin(actor);
   const { mode, channel } = unwrap(body);
   const fields = channelFieldsOf(channel);

@@ -36,5 +36,7 @@ export function deleteChannelList(ctx: ServiceContext, actor: UserRow, ids: unkn
 /** Manually and automatically disabled channels; answers how many. */
 export function deleteDisabledChannels(ctx: ServiceContext, actor: UserRow): Promise<number> {
   requireAdmin(actor);
-  return removeChannels(ctx, (tx) => channelIdsWithStatus(tx, [ChannelStatus.ManuallyDisabled, ChannelStatus.AutoDisabled]));
+  return removeChannels(ctx, (tx) =>
+    channelIdsWithStatus(tx, [ChannelStatus.ManuallyDisabled, ChannelStatus.AutoDisabled]),
+  );
 }

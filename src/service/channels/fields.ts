@@ -8,7 +8,14 @@ import { listOf, refuseRepeats } from "./lists";
 /** The fields an admin sets; the rest (balance, used quota, response time, other_info) are the server's. */
 export type ChannelFields = Omit<
   ChannelPatch,
-  "id" | "created_time" | "test_time" | "response_time" | "balance" | "balance_updated_time" | "used_quota" | "other_info"
+  | "id"
+  | "created_time"
+  | "test_time"
+  | "response_time"
+  | "balance"
+  | "balance_updated_time"
+  | "used_quota"
+  | "other_info"
 >;
 
 export const MIN_PRIORITY = -999;
@@ -22,10 +29,12 @@ function stringOf(value: unknown, name: string): string {
 
 const short = (name: string, max: number) => (value: unknown) => withinLength(stringOf(value, name), max, name);
 
-const long = (name: string, check: (text: string) => string = (text) => text) => (value: unknown) => {
-  const text = check(stringOf(value, name));
-  return Buffer.byteLength(text) > TEXT_BYTES ? refuse(`${name} is too long`) : text;
-};
+const long =
+  (name: string, check: (text: string) => string = (text) => text) =>
+  (value: unknown) => {
+    const text = check(stringOf(value, name));
+    return Buffer.byteLength(text) > TEXT_BYTES ? refuse(`${name} is too long`) : text;
+  };
 
 function typeOf(value: unknown): number {
   const type = integerOf(value, "type");
@@ -89,7 +98,8 @@ const READERS: { [K in keyof Required<ChannelFields>]: (value: unknown) => Chann
   models: modelsOf,
   group: groupsOf,
   model_mapping: long("model_mapping", modelMappingOf),
-  status_code_mapping: (value) => withinLength(statusCodeMappingOf(stringOf(value, "status_code_mapping")), 1024, "status_code_mapping"),
+  status_code_mapping: (value) =>
+    withinLength(statusCodeMappingOf(stringOf(value, "status_code_mapping")), 1024, "status_code_mapping"),
   setting: long("setting", settingOf),
   tag: tagOf,
   priority: priorityOf,

@@ -7,7 +7,10 @@ import { requireAdmin } from "../users/admin-access";
 import { abilitiesOf } from "./abilities";
 
 /** Repairs consistency: every ability row is dropped and rebuilt from the channels. */
-export async function fixAbilities(ctx: ServiceContext, actor: UserRow): Promise<{ channels: number; abilities: number }> {
+export async function fixAbilities(
+  ctx: ServiceContext,
+  actor: UserRow,
+): Promise<{ channels: number; abilities: number }> {
   requireAdmin(actor);
   const counts = await inTransaction(ctx.db, async (tx) => {
     await deleteAllAbilities(tx);

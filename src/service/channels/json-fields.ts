@@ -31,20 +31,23 @@ export function modelMappingOf(text: string): string {
   if (!trimmed) return "";
   const mapping = objectOf(trimmed, "model_mapping");
   for (const [from, to] of Object.entries(mapping)) {
-    if (!from.trim() || typeof to !== "string" || !to.trim()) refuse("model_mapping must map model names to model names");
+    if (!from.trim() || typeof to !== "string" || !to.trim())
+      refuse("model_mapping must map model names to model names");
   }
   refuseCycle(mapping as Record<string, string>);
   return trimmed;
 }
 
-const isStatus = (value: unknown) => /^[1-5]\d\d$/.test(String(value)) && (typeof value === "string" || Number.isInteger(value));
+const isStatus = (value: unknown) =>
+  /^[1-5]\d\d$/.test(String(value)) && (typeof value === "string" || Number.isInteger(value));
 
 /** {"upstream status": replacement status}, e.g. {"400": "500"}; replacements may be strings or integers. */
 export function statusCodeMappingOf(text: string): string {
   const trimmed = text.trim();
   if (!trimmed) return "";
   for (const [from, to] of Object.entries(objectOf(trimmed, "status_code_mapping"))) {
-    if (!isStatus(from) || !isStatus(to)) refuse("status_code_mapping must map HTTP statuses (100-599) to HTTP statuses");
+    if (!isStatus(from) || !isStatus(to))
+      refuse("status_code_mapping must map HTTP statuses (100-599) to HTTP statuses");
   }
   return trimmed;
 }

@@ -27,7 +27,10 @@ export async function listChannels(
   const shape = <T>(items: T[], total: number) => ({ items, page, page_size: pageSize, total });
   if (query.tagMode) {
     const { rows, total } = await pageChannelRows(ctx.db, paged);
-    return shape(rows.map((row) => ({ tag: row.tag, channels: row.channels.map(toChannelView) })), total);
+    return shape(
+      rows.map((row) => ({ tag: row.tag, channels: row.channels.map(toChannelView) })),
+      total,
+    );
   }
   const { rows, total } = await pageChannels(ctx.db, paged);
   return shape(rows.map(toChannelView), total);

@@ -40,7 +40,10 @@ export async function modelsByType(ctx: ServiceContext, actor: UserRow): Promise
   const add = (type: number, models: string[]) => byType.set(type, [...(byType.get(type) ?? []), ...models]);
   const priced = pricedModels(ctx);
   for (const [type, prefixes] of Object.entries(PREFIXES_BY_TYPE)) {
-    add(Number(type), priced.filter((model) => prefixes.some((prefix) => model.startsWith(prefix))));
+    add(
+      Number(type),
+      priced.filter((model) => prefixes.some((prefix) => model.startsWith(prefix))),
+    );
   }
   for (const channel of await channelModelLists(ctx.db)) add(channel.type, splitList(channel.models));
   return Object.fromEntries([...byType].map(([type, models]) => [type, sortedUnique(models)]));

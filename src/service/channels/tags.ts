@@ -35,7 +35,8 @@ export function setTagStatus(ctx: ServiceContext, actor: UserRow, input: Input, 
 }
 
 const TAG_WIDE = ["models", "group", "groups", "model_mapping", "priority", "weight"];
-const blank = (value: unknown) => (typeof value === "string" && !value.trim()) || (Array.isArray(value) && value.length === 0);
+const blank = (value: unknown) =>
+  (typeof value === "string" && !value.trim()) || (Array.isArray(value) && value.length === 0);
 
 /**
  * Edits every channel with the tag: new_tag (blank dissolves the tag), models, groups, model_mapping,
@@ -45,7 +46,9 @@ export function editTag(ctx: ServiceContext, actor: UserRow, input: Input): Prom
   requireAdmin(actor);
   const tag = requiredTag(input.tag);
   const given = Object.entries(input).filter(([name, value]) => TAG_WIDE.includes(name) && !blank(value));
-  const patch: ChannelPatch = Object.fromEntries(Object.entries(channelFieldsOf(Object.fromEntries(given))).filter(([, v]) => v !== ""));
+  const patch: ChannelPatch = Object.fromEntries(
+    Object.entries(channelFieldsOf(Object.fromEntries(given))).filter(([, v]) => v !== ""),
+  );
   if (input.new_tag !== undefined && input.new_tag !== null) {
     const newTag = tagOf(input.new_tag);
     if (newTag !== tag) patch.tag = newTag;

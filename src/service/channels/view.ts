@@ -8,9 +8,31 @@ export type { ChannelTagRow, ChannelView } from "../../shared/channel-types";
  * Leaving out a field of ChannelView does not compile.
  */
 const SHOWN = [
-  "id", "type", "name", "status", "base_url", "other", "models", "group", "model_mapping", "status_code_mapping",
-  "setting", "tag", "priority", "weight", "test_model", "openai_organization", "auto_ban", "response_time", "balance",
-  "balance_updated_time", "used_quota", "created_time", "test_time", "other_info", "remark",
+  "id",
+  "type",
+  "name",
+  "status",
+  "base_url",
+  "other",
+  "models",
+  "group",
+  "model_mapping",
+  "status_code_mapping",
+  "setting",
+  "tag",
+  "priority",
+  "weight",
+  "test_model",
+  "openai_organization",
+  "auto_ban",
+  "response_time",
+  "balance",
+  "balance_updated_time",
+  "used_quota",
+  "created_time",
+  "test_time",
+  "other_info",
+  "remark",
 ] as const satisfies readonly (keyof ChannelView)[];
 
 export const toChannelView = (row: ChannelRow): ChannelView =>

@@ -24,7 +24,11 @@ export async function changeChannels<T>(
 }
 
 /** Applies `patch` to the channels `pick` names; answers their ids. */
-export function patchChannels(ctx: ServiceContext, pick: (tx: Exec) => Promise<number[]>, patch: ChannelPatch): Promise<number[]> {
+export function patchChannels(
+  ctx: ServiceContext,
+  pick: (tx: Exec) => Promise<number[]>,
+  patch: ChannelPatch,
+): Promise<number[]> {
   return changeChannels(ctx, async (tx, touched) => {
     const ids = await pick(tx);
     await updateChannels(tx, ids, patch);

@@ -5,7 +5,14 @@ import { allows, allowListOf, parseAddress, type AllowList } from "./allow-list"
  * wire server) and their names, refused by name too for calls whose name is resolved by a proxy.
  */
 const METADATA_ADDRESSES = new Set(["100.100.100.200", "fd00:ec2::254", "168.63.129.16"]);
-const METADATA_HOSTS = new Set(["metadata", "metadata.google.internal", "metadata.goog", "metadata.tencentyun.com", "instance-data", "instance-data.ec2.internal"]);
+const METADATA_HOSTS = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.goog",
+  "metadata.tencentyun.com",
+  "instance-data",
+  "instance-data.ec2.internal",
+]);
 
 export interface AddressPolicySettings {
   /** Loopback and private destinations that may be called (addresses, CIDR ranges, host names), in stored form. */
@@ -14,7 +21,8 @@ export interface AddressPolicySettings {
   allowLinkLocal: boolean;
 }
 
-const refused = (what: string, why: string) => `upstream ${what} is not allowed by the upstream address policy (${why})`;
+const refused = (what: string, why: string) =>
+  `upstream ${what} is not allowed by the upstream address policy (${why})`;
 
 /**
  * Where upstream calls may go. Public unicast addresses: always. Link-local and cloud-metadata addresses and
@@ -33,7 +41,9 @@ export class AddressPolicy {
   /** Why a call to `host` may not go anywhere whatever it resolves to (a metadata name), else null. */
   nameRefusal(host: string): string | null {
     const name = host.toLowerCase().replace(/\.$/, "");
-    return METADATA_HOSTS.has(name) && !this.settings.allowLinkLocal ? refused(`host ${name}`, "a cloud metadata name") : null;
+    return METADATA_HOSTS.has(name) && !this.settings.allowLinkLocal
+      ? refused(`host ${name}`, "a cloud metadata name")
+      : null;
   }
 
   /** Why `host`, resolved to `address`, may not be called there, else null. Decisions are kept per host and address. */
@@ -57,6 +67,8 @@ export class AddressPolicy {
       return this.settings.allowLinkLocal ? null : refused(`address ${shown}`, "link-local or cloud metadata");
     }
     if (range === "unicast") return this.nameRefusal(host);
-    return allows(this.allowList, host, address) ? null : refused(`address ${shown}`, `${range}, not in the allowed private ranges`);
+    return allows(this.allowList, host, address)
+      ? null
+      : refused(`address ${shown}`, `${range}, not in the allowed private ranges`);
   }
 }

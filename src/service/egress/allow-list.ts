@@ -19,7 +19,10 @@ export function parseAddress(text: string): Address | null {
 
 /** One entry in its stored form, or null when it is none of: an address, a CIDR range, a host name. */
 function normalizeEntry(raw: string): string | null {
-  const entry = raw.trim().toLowerCase().replace(/^\[(.*)\](\/\d+)?$/, "$1$2");
+  const entry = raw
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\](\/\d+)?$/, "$1$2");
   if (ipaddr.isValidCIDR(entry)) {
     const [address, bits] = ipaddr.parseCIDR(entry);
     return `${address.toString()}/${bits}`;

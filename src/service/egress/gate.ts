@@ -12,7 +12,10 @@ const resolve = async (hostname: string) =>
 const UNREACHED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 /** Connects to the addresses in turn while one refuses or cannot be reached; the first connection made answers. */
-export async function firstReachable<T>(addresses: readonly string[], connect: (address: string) => Promise<T>): Promise<T> {
+export async function firstReachable<T>(
+  addresses: readonly string[],
+  connect: (address: string) => Promise<T>,
+): Promise<T> {
   for (let next = 1; ; next++) {
     try {
       return await connect(addresses[next - 1]!);
@@ -49,7 +52,8 @@ export class UpstreamGate {
   async checkProxied(hostname: string): Promise<void> {
     this.checkName(hostname);
     const addresses = isIP(hostname) ? [hostname] : await resolve(hostname).catch(() => []);
-    if (addresses.some((address) => this.policy.refusal(hostname, address) !== null)) throw this.refusedAmong(hostname, addresses);
+    if (addresses.some((address) => this.policy.refusal(hostname, address) !== null))
+      throw this.refusedAmong(hostname, addresses);
   }
 
   private refusedAmong(hostname: string, addresses: string[]): RefusedAddressError {

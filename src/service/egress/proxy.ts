@@ -21,7 +21,10 @@ export function viaProxy(url: string, env: Env = processSettings): boolean {
   } catch {
     return false;
   }
-  const exempt = (setting(env, "NO_PROXY", "no_proxy") ?? "").split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const exempt = (setting(env, "NO_PROXY", "no_proxy") ?? "")
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   return !exempt.some((entry) => {
     if (entry === "*") return true;
     const domain = entry.replace(/^\*?\./, "").replace(/:\d+$/, "");

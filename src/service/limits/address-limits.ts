@@ -9,7 +9,9 @@ export class AddressLimits {
   constructor(windows: Record<LimitedAction, Window>, redis?: { client: RedisClient; prefix: string }) {
     const entries = Object.entries(windows).map(([action, { count, windowSeconds }]) => [
       action,
-      redis ? new RedisRateLimiter(redis.client, count, windowSeconds, `${redis.prefix}rate:${action}:`) : new MemoryRateLimiter(count, windowSeconds),
+      redis
+        ? new RedisRateLimiter(redis.client, count, windowSeconds, `${redis.prefix}rate:${action}:`)
+        : new MemoryRateLimiter(count, windowSeconds),
     ]);
     this.limiters = Object.fromEntries(entries) as Record<LimitedAction, RateLimiter>;
   }

@@ -33,7 +33,8 @@ export class MemorySignInFailures implements SignInFailures {
   async attempt(key: string): Promise<number> {
     const now = Date.now();
     const held = this.counts.get(key);
-    const state = held && held.lastAt > now - FORGET_AFTER_SECONDS * 1000 ? held : { attempts: 0, nextAt: 0, lastAt: 0 };
+    const state =
+      held && held.lastAt > now - FORGET_AFTER_SECONDS * 1000 ? held : { attempts: 0, nextAt: 0, lastAt: 0 };
     if (now < state.nextAt) return secondsUntil(state.nextAt, now);
     const attempts = state.attempts + 1;
     this.counts.set(key, { attempts, nextAt: now + backoffSeconds(attempts, this.backoff) * 1000, lastAt: now });
@@ -54,7 +55,8 @@ export class MemorySignInFailures implements SignInFailures {
 
   private sweep(): void {
     const now = Date.now();
-    for (const [key, state] of this.counts) if (state.lastAt <= now - FORGET_AFTER_SECONDS * 1000) this.counts.delete(key);
+    for (const [key, state] of this.counts)
+      if (state.lastAt <= now - FORGET_AFTER_SECONDS * 1000) this.counts.delete(key);
     for (const [key, until] of this.marks) if (until <= now) this.marks.delete(key);
   }
 
@@ -94,7 +96,11 @@ export class RedisSignInFailures implements SignInFailures {
   }
 
   async clear(keys: string[]): Promise<void> {
-    if (keys.length > 0) await this.redis.send("DEL", keys.map((key) => this.prefix + key));
+    if (keys.length > 0)
+      await this.redis.send(
+        "DEL",
+        keys.map((key) => this.prefix + key),
+      );
   }
 
   async mark(key: string, ttlSeconds: number): Promise<void> {

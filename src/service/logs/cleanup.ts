@@ -22,7 +22,11 @@ export interface CleanupOptions {
  * Deletes every log row created before `before`, oldest first, `batch` rows per statement and transaction,
  * so writers wait at most one batch; answers how many rows went.
  */
-export async function removeLogsBefore(ctx: ServiceContext, before: number, options: CleanupOptions = {}): Promise<number> {
+export async function removeLogsBefore(
+  ctx: ServiceContext,
+  before: number,
+  options: CleanupOptions = {},
+): Promise<number> {
   const batch = options.batch ?? CLEANUP_BATCH;
   let total = 0;
   for (;;) {
@@ -54,9 +58,15 @@ export async function runLogRetention(ctx: ServiceContext, now = nowSeconds()): 
 }
 
 /** Runs the retention job a few minutes after start and then daily; the timers never keep the process alive. */
-export function scheduleLogRetention(ctx: ServiceContext, periodMs = DAY_SECONDS * 1000, firstMs = 5 * 60_000): () => void {
+export function scheduleLogRetention(
+  ctx: ServiceContext,
+  periodMs = DAY_SECONDS * 1000,
+  firstMs = 5 * 60_000,
+): () => void {
   const run = () => {
-    runLogRetention(ctx).catch((error) => console.error("[logs] retention failed:", error instanceof Error ? error.message : error));
+    runLogRetention(ctx).catch((error) =>
+      console.error("[logs] retention failed:", error instanceof Error ? error.message : error),
+    );
   };
   const first = setTimeout(run, firstMs);
   const daily = setInterval(run, periodMs);

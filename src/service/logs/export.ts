@@ -9,8 +9,24 @@ import { logViewOf, type LogView } from "./view";
 export const EXPORT_PAGE = 1000;
 
 const COLUMNS: (keyof LogView)[] = [
-  "id", "created_at", "type", "username", "token_name", "model_name", "quota", "prompt_tokens", "completion_tokens",
-  "use_time", "is_stream", "channel", "channel_name", "group", "ip", "request_id", "content", "other",
+  "id",
+  "created_at",
+  "type",
+  "username",
+  "token_name",
+  "model_name",
+  "quota",
+  "prompt_tokens",
+  "completion_tokens",
+  "use_time",
+  "is_stream",
+  "channel",
+  "channel_name",
+  "group",
+  "ip",
+  "request_id",
+  "content",
+  "other",
 ];
 const OWN_COLUMNS = COLUMNS.filter((column) => column !== "channel" && column !== "channel_name");
 
@@ -21,7 +37,12 @@ const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().repl
  * read a page at a time by keyset on (created_at, id) as the reader pulls, so nothing is held whole.
  * The filter is checked before anything is streamed, so a refusal is an ordinary reply.
  */
-export function exportLogs(ctx: ServiceContext, actor: UserRow, scope: LogScope, query: LogQuery): ReadableStream<Uint8Array> {
+export function exportLogs(
+  ctx: ServiceContext,
+  actor: UserRow,
+  scope: LogScope,
+  query: LogQuery,
+): ReadableStream<Uint8Array> {
   const filter = logFilterOf(actor, scope, query);
   const view = logViewOf(scope);
   const columns = scope === "all" ? COLUMNS : OWN_COLUMNS;
@@ -40,8 +61,15 @@ export function exportLogs(ctx: ServiceContext, actor: UserRow, scope: LogScope,
         const places = await pageLogPlaces(ctx.db, filter, { limit: EXPORT_PAGE, after });
         if (places.length === 0) return controller.close();
         after = places.at(-1);
-        const rows = (await logRowsByIds(ctx.db, places.map((place) => place.id))).map(view);
-        controller.enqueue(encoder.encode(rows.map((row) => csvLine([isoTime(row.created_at), ...columns.map((c) => row[c])])).join("")));
+        const rows = (
+          await logRowsByIds(
+            ctx.db,
+            places.map((place) => place.id),
+          )
+        ).map(view);
+        controller.enqueue(
+          encoder.encode(rows.map((row) => csvLine([isoTime(row.created_at), ...columns.map((c) => row[c])])).join("")),
+        );
       },
     },
     { highWaterMark: 0 },

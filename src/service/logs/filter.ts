@@ -23,7 +23,8 @@ function optionalId(value: unknown, refusal: string): number | undefined {
 }
 
 /** A time of 0 means "not set", as in the dialect. */
-const unsetIfZero = (value: unknown) => (value === 0 || (typeof value === "string" && value.trim() === "0") ? undefined : value);
+const unsetIfZero = (value: unknown) =>
+  value === 0 || (typeof value === "string" && value.trim() === "0") ? undefined : value;
 
 /** An exact-match text filter: trimmed; absent or blank means "any". */
 function exactText(query: LogQuery, name: string): string | undefined {
@@ -47,7 +48,10 @@ export function logFilterOf(actor: UserRow, scope: LogScope, query: LogQuery): L
     tokenName: exactText(query, "token_name"),
     modelName: exactText(query, "model_name"),
     group: exactText(query, "group"),
-    ...timeRangeOf({ start_timestamp: unsetIfZero(query.start_timestamp), end_timestamp: unsetIfZero(query.end_timestamp) }),
+    ...timeRangeOf({
+      start_timestamp: unsetIfZero(query.start_timestamp),
+      end_timestamp: unsetIfZero(query.end_timestamp),
+    }),
   };
   if (scope === "own") return { ...filter, userId: actor.id };
   return { ...filter, username: exactText(query, "username"), channelId: optionalId(query.channel, BAD_CHANNEL) };

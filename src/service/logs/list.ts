@@ -28,6 +28,9 @@ export async function listLogs(
   const { page, pageSize } = paging;
   const places = await pageLogPlaces(ctx.db, filter, { limit: pageSize, offset: (page - 1) * pageSize });
   const total = await logTotalsOf(ctx.db).count(filter);
-  const rows = await logRowsByIds(ctx.db, places.map((place) => place.id));
+  const rows = await logRowsByIds(
+    ctx.db,
+    places.map((place) => place.id),
+  );
   return { items: rows.map(logViewOf(scope)), page, page_size: pageSize, total };
 }

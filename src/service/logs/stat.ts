@@ -18,7 +18,13 @@ export type LogStat = {
 };
 
 /** The log screen's summary: consumed quota over the filters, and requests and tokens per minute right now. */
-export async function logStat(ctx: ServiceContext, actor: UserRow, scope: LogScope, query: LogQuery, now = nowSeconds()): Promise<LogStat> {
+export async function logStat(
+  ctx: ServiceContext,
+  actor: UserRow,
+  scope: LogScope,
+  query: LogQuery,
+  now = nowSeconds(),
+): Promise<LogStat> {
   const consume = { ...logFilterOf(actor, scope, query), type: LogType.Consume };
   const quota = await sumQuota(ctx.db, await withoutOpenEnd(ctx.db, consume));
   const recent = await sumConsumption(ctx.db, { ...consume, start: now - RATE_WINDOW_SECONDS, end: undefined });

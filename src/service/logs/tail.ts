@@ -23,12 +23,21 @@ export interface LogTail {
  * "id above the last one": PostgreSQL and MySQL hand out ids before commit, so a smaller id can appear
  * after a larger one. The last SETTLE_SECONDS are read again each time, skipping rows already shown.
  */
-export async function tailLogs(ctx: ServiceContext, actor: UserRow, query: LogQuery, cursor?: TailCursor, limit = 50): Promise<LogTail> {
+export async function tailLogs(
+  ctx: ServiceContext,
+  actor: UserRow,
+  query: LogQuery,
+  cursor?: TailCursor,
+  limit = 50,
+): Promise<LogTail> {
   const filter = logFilterOf(actor, "all", query);
   const places = await pageLogPlaces(ctx.db, cursor ? { ...filter, start: cursor.since } : filter, { limit });
   const shown = new Set(cursor?.shown.map((place) => place.id));
   const fresh = places.filter((place) => !shown.has(place.id));
-  const rows = await logRowsByIds(ctx.db, fresh.map((place) => place.id));
+  const rows = await logRowsByIds(
+    ctx.db,
+    fresh.map((place) => place.id),
+  );
   const newest = Math.max(cursor?.since ?? 0, ...places.map((place) => place.created_at));
   const since = Math.max(cursor?.since ?? 0, newest - SETTLE_SECONDS);
   const kept = [...(cursor?.shown ?? []), ...fresh].filter((place) => place.created_at >= since);

@@ -17,7 +17,8 @@ interface Checkpoint {
 }
 
 /** Marks every checkpoint stale; called in the transaction of each delete, so another process sees it too. */
-export const bumpLogGeneration = (tx: Exec): Promise<void> => upsert(tx, "internals", GENERATION_KEY, randomAlphanumeric(16));
+export const bumpLogGeneration = (tx: Exec): Promise<void> =>
+  upsert(tx, "internals", GENERATION_KEY, randomAlphanumeric(16));
 
 const generationOf = async (db: Db): Promise<string> => (await readOne(db, "internals", GENERATION_KEY)) ?? "";
 
@@ -27,7 +28,9 @@ const generationOf = async (db: Db): Promise<string> => (await readOne(db, "inte
  * from the index their filter leads.
  */
 function scopeOf(f: LogFilter): string | undefined {
-  const narrowed = Object.entries(f).filter(([, value]) => value !== undefined).map(([key]) => key);
+  const narrowed = Object.entries(f)
+    .filter(([, value]) => value !== undefined)
+    .map(([key]) => key);
   if (narrowed.length === 0) return "all";
   if (narrowed.length === 1 && narrowed[0] === "userId") return `user:${f.userId}`;
   return undefined;
@@ -67,7 +70,12 @@ export class LogTotals {
     return checkpoint.count + above;
   }
 
-  private async advance(known: Checkpoint | undefined, f: LogFilter, upTo: number, generation: string): Promise<Checkpoint> {
+  private async advance(
+    known: Checkpoint | undefined,
+    f: LogFilter,
+    upTo: number,
+    generation: string,
+  ): Promise<Checkpoint> {
     if (!known || known.generation !== generation || known.upTo > upTo) {
       return { upTo, count: await countLogsUpTo(this.db, f, upTo), generation };
     }

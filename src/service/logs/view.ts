@@ -50,4 +50,5 @@ function ownView(row: LogRowWithChannel): LogView {
   return { ...adminView(row), channel: 0, channel_name: "", other: withoutAdminParts(row.other) };
 }
 
-export const logViewOf = (scope: LogScope): ((row: LogRowWithChannel) => LogView) => (scope === "all" ? adminView : ownView);
+export const logViewOf = (scope: LogScope): ((row: LogRowWithChannel) => LogView) =>
+  scope === "all" ? adminView : ownView;

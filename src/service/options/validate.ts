@@ -33,7 +33,8 @@ function statusCodes(def: OptionDef, raw: string): string {
     const match = CODE_OR_RANGE.exec(part);
     const low = Number(match?.[1]);
     const high = Number(match?.[2] ?? low);
-    if (!match || low < 100 || high > 599 || low > high) fail(def, "must list HTTP status codes or ranges, e.g. 401,500-599");
+    if (!match || low < 100 || high > 599 || low > high)
+      fail(def, "must list HTTP status codes or ranges, e.g. 401,500-599");
   }
   return parts.join(",");
 }
@@ -59,11 +60,19 @@ const NORMALIZERS: Record<OptionKind, (def: OptionDef, raw: string) => string> =
   string: (_def, raw) => raw,
   text: (_def, raw) => raw,
   address,
-  "comma-list": (_def, raw) => raw.split(/[,\n]/).map((item) => item.trim()).filter(Boolean).join(","),
+  "comma-list": (_def, raw) =>
+    raw
+      .split(/[,\n]/)
+      .map((item) => item.trim())
+      .filter(Boolean)
+      .join(","),
   "status-codes": statusCodes,
   json,
   "allow-list": (def, raw) =>
-    normalizeAllowList(raw, (entry) => new ServiceError(`${def.key}: "${entry}" is not an IP address, a CIDR range or a host name`)).join(","),
+    normalizeAllowList(
+      raw,
+      (entry) => new ServiceError(`${def.key}: "${entry}" is not an IP address, a CIDR range or a host name`),
+    ).join(","),
 };
 
 /** Turns a submitted value (string, number or boolean; JSON options also take the parsed JSON) into the stored string, or refuses it. */

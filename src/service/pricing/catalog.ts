@@ -27,7 +27,14 @@ function rowOf(ctx: ServiceContext, model: string, groups: string[]): PricingRow
   if (!factors) return undefined;
   const enable_groups = groups.sort();
   if (factors.kind === "per-call") {
-    return { model_name: model, quota_type: 1, model_ratio: 0, completion_ratio: 0, model_price: factors.modelPrice, enable_groups };
+    return {
+      model_name: model,
+      quota_type: 1,
+      model_ratio: 0,
+      completion_ratio: 0,
+      model_price: factors.modelPrice,
+      enable_groups,
+    };
   }
   const { modelRatio: model_ratio, completionRatio: completion_ratio } = factors;
   return { model_name: model, quota_type: 0, model_ratio, completion_ratio, model_price: 0, enable_groups };
@@ -49,6 +56,8 @@ export function pricingFor(ctx: ServiceContext, viewer: UserRow | undefined): Pr
   }
   data.sort((a, b) => a.model_name.localeCompare(b.model_name));
   const group_ratio = Object.fromEntries(known.map((group) => [group, ratioOf(group)]));
-  const usable_group = Object.fromEntries(Object.entries(usable).map(([group, { desc }]) => [group, { desc, ratio: ratioOf(group) }]));
+  const usable_group = Object.fromEntries(
+    Object.entries(usable).map(([group, { desc }]) => [group, { desc, ratio: ratioOf(group) }]),
+  );
   return { data, group_ratio, usable_group };
 }

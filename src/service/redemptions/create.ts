@@ -23,7 +23,13 @@ export async function createRedemptions(ctx: ServiceContext, actor: UserRow, inp
   const now = nowSeconds();
   const fields = mergeFields(ctx, input, NEW_CODE_FIELDS, now);
   const keys = Array.from({ length: countOf(input.count) }, newRedemptionKey);
-  const rows = keys.map((key) => ({ ...fields, key, user_id: actor.id, status: RedemptionStatus.Unused, created_time: now }));
+  const rows = keys.map((key) => ({
+    ...fields,
+    key,
+    user_id: actor.id,
+    status: RedemptionStatus.Unused,
+    created_time: now,
+  }));
   await insertRedemptions(ctx.db, rows);
   return keys;
 }

@@ -24,14 +24,17 @@ function quotaOf(value: unknown): number {
 /** A changed expiry must be 0 (never) or in the future; an unchanged one stays, even when it has passed. */
 function expiryOf(value: unknown, base: number, now: number): number {
   const time = integerOf(value, "expired_time");
-  if (time !== base && time !== 0 && time <= now) refuse("expired_time must be 0 (never) or a future unix time in seconds");
+  if (time !== base && time !== 0 && time <= now)
+    refuse("expired_time must be 0 (never) or a future unix time in seconds");
   return time;
 }
 
 /** `base` with each field the body sets, checked; a blank name becomes the formatted quota (1 to 20 characters). */
 export function mergeFields(ctx: ServiceContext, input: Input, base: RedemptionFields, now: number): RedemptionFields {
   const quota = given(input.quota) ? quotaOf(input.quota) : base.quota;
-  const expired_time = given(input.expired_time) ? expiryOf(input.expired_time, base.expired_time, now) : base.expired_time;
+  const expired_time = given(input.expired_time)
+    ? expiryOf(input.expired_time, base.expired_time, now)
+    : base.expired_time;
   const name = (textOf(input, "name") ?? base.name).trim() || quotaText(ctx, quota);
   return { name: withinLength(name, NAME_MAX, "name"), quota, expired_time };
 }

@@ -14,7 +14,11 @@ export interface RedemptionListQuery {
 }
 
 /** Live codes, newest first, optionally those whose id is the keyword or whose name contains it. */
-export async function listRedemptions(ctx: ServiceContext, actor: UserRow, query: RedemptionListQuery): Promise<RedemptionPage> {
+export async function listRedemptions(
+  ctx: ServiceContext,
+  actor: UserRow,
+  query: RedemptionListQuery,
+): Promise<RedemptionPage> {
   requireAdmin(actor);
   const { keyword, page, pageSize } = query;
   const filter = { keyword: keyword?.trim() || undefined, offset: (page - 1) * pageSize, limit: pageSize };

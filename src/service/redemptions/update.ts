@@ -26,14 +26,21 @@ function statusOf(value: unknown): number {
  * not used. The change applies only if the code is still in a status that allows it, so it cannot overtake a
  * redemption in between.
  */
-export async function updateRedemption(ctx: ServiceContext, actor: UserRow, input: Input, statusOnly: boolean): Promise<RedemptionView> {
+export async function updateRedemption(
+  ctx: ServiceContext,
+  actor: UserRow,
+  input: Input,
+  statusOnly: boolean,
+): Promise<RedemptionView> {
   requireAdmin(actor);
   const id = idOf(input.id);
   const code = await liveRedemption(ctx, id);
   if (code.status === Used) refuse(USED_CODE_IS_FINAL);
   if (!statusOnly && code.status !== Unused) refuse(ONLY_UNUSED_EDITABLE);
   const patch = statusOnly ? { status: statusOf(input.status) } : mergeFields(ctx, input, code, nowSeconds());
-  const changes = Object.fromEntries(Object.entries(patch).filter(([name, value]) => code[name as keyof RedemptionRow] !== value));
+  const changes = Object.fromEntries(
+    Object.entries(patch).filter(([name, value]) => code[name as keyof RedemptionRow] !== value),
+  );
   if (Object.keys(changes).length > 0) {
     const allowed = statusOnly ? [Unused, Disabled] : [Unused];
     if (!(await updateLiveRedemption(ctx.db, id, changes, allowed))) refuse(CHANGED_MEANWHILE);

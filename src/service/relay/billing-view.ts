@@ -7,7 +7,10 @@ const UNLIMITED_USD = 100_000_000;
 /** Written-through figures: charges still queued are flushed first so the answer is current. */
 async function usedAndRemaining(ctx: ServiceContext, caller: RelayCaller) {
   await ctx.relay.book.flush();
-  const token = caller.token && ctx.options.bool("DisplayTokenStatEnabled") ? await readTokenQuota(ctx.db, caller.token.id) : undefined;
+  const token =
+    caller.token && ctx.options.bool("DisplayTokenStatEnabled")
+      ? await readTokenQuota(ctx.db, caller.token.id)
+      : undefined;
   if (token) return { used: token.used_quota, remaining: token.remain_quota, token: true };
   const used = await readUserUsedQuota(ctx.db, caller.user.id);
   return { used, remaining: await ctx.relay.book.availableOf(caller.user.id), token: false };

@@ -23,7 +23,12 @@ const forbidden = (message: string, code = "access_denied") => new RelayError(40
 export function parseRelayKey(authorization: string | null): { key: string; pin?: string } | undefined {
   // The usual "Bearer sk-…" is cut without regular expressions (they were a visible part of a call's cost).
   const usual = authorization?.startsWith("Bearer sk-");
-  const value = usual ? authorization!.slice(10).trim() : authorization?.replace(/^Bearer\s+/i, "").trim().replace(/^sk-/, "");
+  const value = usual
+    ? authorization!.slice(10).trim()
+    : authorization
+        ?.replace(/^Bearer\s+/i, "")
+        .trim()
+        .replace(/^sk-/, "");
   if (!value) return undefined;
   const [key = "", pin] = value.split("-");
   return key ? { key, pin } : undefined;
@@ -45,7 +50,8 @@ function hashOfKey(secret: string, key: string): string {
 }
 
 function enabledUser(user: UserRow | null | undefined): UserRow {
-  if (!user || user.deleted_at !== null || user.status !== UserStatus.Enabled) throw forbidden("the user has been banned");
+  if (!user || user.deleted_at !== null || user.status !== UserStatus.Enabled)
+    throw forbidden("the user has been banned");
   return user;
 }
 
@@ -66,16 +72,26 @@ export function usingGroup(ctx: ServiceContext, user: UserRow, requested: string
  * Relay token auth, in the issue's order: key, token state, allowed IPs, user, group, channel pin. Answers at
  * once when the token and its user are cached (the relay's usual case); a refusal may be thrown directly.
  */
-export function authenticateRelayKey(ctx: ServiceContext, authorization: string | null, clientIp: string): RelayCaller | Promise<RelayCaller> {
+export function authenticateRelayKey(
+  ctx: ServiceContext,
+  authorization: string | null,
+  clientIp: string,
+): RelayCaller | Promise<RelayCaller> {
   const parsed = parseRelayKey(authorization);
   if (!parsed) throw unauthorized("no API key provided: send Authorization: Bearer sk-...");
   const hash = hashOfKey(ctx.secret, parsed.key);
   const held = ctx.relay.tokens.peek(hash);
-  if (held === undefined) return ctx.relay.tokens.get(hash).then((token) => callerOfToken(ctx, parsed.pin, token, clientIp));
+  if (held === undefined)
+    return ctx.relay.tokens.get(hash).then((token) => callerOfToken(ctx, parsed.pin, token, clientIp));
   return callerOfToken(ctx, parsed.pin, held, clientIp);
 }
 
-function callerOfToken(ctx: ServiceContext, pin: string | undefined, token: TokenRow | null | undefined, clientIp: string): RelayCaller | Promise<RelayCaller> {
+function callerOfToken(
+  ctx: ServiceContext,
+  pin: string | undefined,
+  token: TokenRow | null | undefined,
+  clientIp: string,
+): RelayCaller | Promise<RelayCaller> {
   if (!token) throw unauthorized("invalid API key");
   if (token.status === 2) throw unauthorized("this API key is disabled");
   if (token.status === 3 || (token.expired_time !== -1 && token.expired_time < nowSeconds())) {
@@ -87,7 +103,9 @@ function callerOfToken(ctx: ServiceContext, pin: string | undefined, token: Toke
   if (token.status !== 1) throw unauthorized("this API key is not enabled");
   if (!ipAllowed(token.allow_ips, clientIp)) throw forbidden("your IP address is not allowed to use this API key");
   const found = liveUser(ctx, token.user_id);
-  return found instanceof Promise ? found.then((user) => callerOfUser(ctx, pin, token, user)) : callerOfUser(ctx, pin, token, found);
+  return found instanceof Promise
+    ? found.then((user) => callerOfUser(ctx, pin, token, user))
+    : callerOfUser(ctx, pin, token, found);
 }
 
 function callerOfUser(ctx: ServiceContext, pin: string | undefined, token: TokenRow, user: UserRow): RelayCaller {
@@ -102,7 +120,11 @@ function callerOfUser(ctx: ServiceContext, pin: string | undefined, token: Token
 }
 
 /** The playground: a signed-in user, no token; any of the user's usable groups may be picked per call. */
-export async function playgroundCaller(ctx: ServiceContext, userId: number, requestedGroup: string): Promise<RelayCaller> {
+export async function playgroundCaller(
+  ctx: ServiceContext,
+  userId: number,
+  requestedGroup: string,
+): Promise<RelayCaller> {
   const user = await liveUser(ctx, userId);
   return { user, token: null, group: usingGroup(ctx, user, requestedGroup) };
 }
@@ -110,7 +132,10 @@ export async function playgroundCaller(ctx: ServiceContext, userId: number, requ
 /** A token's model allow-list (when enabled), checked against the requested model. */
 export function checkModelAllowed(token: TokenRow | null, model: string): void {
   if (!token || !token.model_limits_enabled) return;
-  const allowed = token.model_limits.split(",").map((m) => m.trim()).filter(Boolean);
+  const allowed = token.model_limits
+    .split(",")
+    .map((m) => m.trim())
+    .filter(Boolean);
   if (allowed.length === 0) throw forbidden("this API key has no access to any model");
   if (!allowed.includes(model)) throw forbidden(`this API key has no access to model ${model}`);
 }

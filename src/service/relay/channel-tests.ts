@@ -48,7 +48,8 @@ async function judge(ctx: ServiceContext, channel: ChannelRow, result: ProbeResu
     }
     return;
   }
-  if (!channel.auto_ban || !o.bool("AutomaticDisableChannelEnabled") || channel.status !== ChannelStatus.Enabled) return;
+  if (!channel.auto_ban || !o.bool("AutomaticDisableChannelEnabled") || channel.status !== ChannelStatus.Enabled)
+    return;
   const reason = result.ok
     ? `response time ${(result.ms / 1000).toFixed(2)}s exceeds the threshold ${(threshold / 1000).toFixed(2)}s`
     : disableReason(ctx, result.failure);
@@ -59,7 +60,12 @@ async function judge(ctx: ServiceContext, channel: ChannelRow, result: ProbeResu
  * Tests channels one at a time with the verdicts above: `statuses` chooses which (every channel not disabled
  * by hand, or only the auto-disabled ones for the periodic re-test). A second run while one runs is refused.
  */
-export async function testChannels(ctx: ServiceContext, probe: Probe, statuses: number[], onProgress?: (done: number, total: number) => void) {
+export async function testChannels(
+  ctx: ServiceContext,
+  probe: Probe,
+  statuses: number[],
+  onProgress?: (done: number, total: number) => void,
+) {
   if (running.has(ctx)) refuse(TEST_ALREADY_RUNNING);
   running.add(ctx);
   try {

@@ -48,7 +48,11 @@ export function consumeLog(r: CallRecord): NewLogRow {
   other.upstream_model_name = r.upstreamModel;
   other.is_model_mapped = r.upstreamModel !== r.model;
   other.usage_source = r.estimated ? "estimated" : "upstream";
-  if (r.streamEnd) other.stream_status = { status: r.streamEnd === "done" || r.streamEnd === "eof" ? "ok" : "error", end_reason: r.streamEnd };
+  if (r.streamEnd)
+    other.stream_status = {
+      status: r.streamEnd === "done" || r.streamEnd === "eof" ? "ok" : "error",
+      end_reason: r.streamEnd,
+    };
   other.admin_info = { use_channel: r.channelsTried };
   return {
     user_id: r.caller.user.id,

@@ -59,14 +59,18 @@ export function promptParts(kind: EndpointKind, body: Body): PromptParts {
     case "speech":
       return inputParts(String(body.input ?? ""));
     case "rerank":
-      return inputParts([String(body.query ?? ""), ...(Array.isArray(body.documents) ? body.documents.map(String) : [])]);
+      return inputParts([
+        String(body.query ?? ""),
+        ...(Array.isArray(body.documents) ? body.documents.map(String) : []),
+      ]);
     default:
       return { texts: [], fixed: 0 };
   }
 }
 
 /** The prompt's size in tokens, counted with a real tokenizer in bounded work. */
-export const estimatePromptTokens = (kind: EndpointKind, model: string, body: Body) => countParts(model, promptParts(kind, body));
+export const estimatePromptTokens = (kind: EndpointKind, model: string, body: Body) =>
+  countParts(model, promptParts(kind, body));
 
 const MEDIA_PART = /"(image_url|input_image|input_audio|input_file|file|image)"/;
 
@@ -108,7 +112,9 @@ export function reportedUsage(kind: EndpointKind, reply: Body | null | undefined
 export function generatedText(kind: EndpointKind, reply: Body | null | undefined): string {
   if (!reply) return "";
   if (kind === "chat") {
-    return (reply.choices ?? []).map((c: Body) => `${c.message?.content ?? ""}${c.message?.reasoning_content ?? ""}`).join("");
+    return (reply.choices ?? [])
+      .map((c: Body) => `${c.message?.content ?? ""}${c.message?.reasoning_content ?? ""}`)
+      .join("");
   }
   if (kind === "completions") return (reply.choices ?? []).map((c: Body) => c.text ?? "").join("");
   if (kind === "transcriptions") return String(reply.text ?? "");
@@ -121,13 +127,15 @@ export function streamedText(kind: EndpointKind, event: Body): string {
   if (kind === "responses") return event.type === "response.output_text.delta" ? String(event.delta ?? "") : "";
   let text = "";
   for (const choice of event.choices ?? []) {
-    text += kind === "chat" ? `${choice.delta?.content ?? ""}${choice.delta?.reasoning_content ?? ""}` : (choice.text ?? "");
+    text +=
+      kind === "chat" ? `${choice.delta?.content ?? ""}${choice.delta?.reasoning_content ?? ""}` : (choice.text ?? "");
   }
   return text;
 }
 
 /** Usage inside one stream event: chat/completion chunks carry `usage`; Responses put it on response.completed. */
 export function streamedUsage(kind: EndpointKind, event: Body): Usage | undefined {
-  if (kind === "responses") return event.type === "response.completed" ? reportedUsage(kind, event.response) : undefined;
+  if (kind === "responses")
+    return event.type === "response.completed" ? reportedUsage(kind, event.response) : undefined;
   return reportedUsage(kind, event);
 }

@@ -9,7 +9,10 @@ export function callerModels(ctx: ServiceContext, caller: RelayCaller): string[]
   const served = new Set(routeGroups(ctx, caller.user, caller.group).flatMap((g) => ctx.relay.routes.modelsOf(g)));
   const token = caller.token;
   if (token?.model_limits_enabled) {
-    return token.model_limits.split(",").map((m) => m.trim()).filter((m) => m && served.has(m));
+    return token.model_limits
+      .split(",")
+      .map((m) => m.trim())
+      .filter((m) => m && served.has(m));
   }
   return [...served].sort();
 }

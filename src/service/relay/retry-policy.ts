@@ -30,7 +30,11 @@ export function disableReason(ctx: ServiceContext, failure: AttemptFailure): str
     return `status code ${failure.status}: ${failure.message}`.slice(0, 500);
   }
   const message = failure.message.toLowerCase();
-  const keywords = ctx.options.raw("AutomaticDisableKeywords").split("\n").map((k) => k.trim().toLowerCase()).filter(Boolean);
+  const keywords = ctx.options
+    .raw("AutomaticDisableKeywords")
+    .split("\n")
+    .map((k) => k.trim().toLowerCase())
+    .filter(Boolean);
   const hit = keywords.find((k) => message.includes(k));
   return hit ? `keyword "${hit}": ${failure.message}`.slice(0, 500) : undefined;
 }

@@ -53,7 +53,10 @@ export class RoutingTable {
     return this.rebuilding;
   }
 
-  private install(channels: ChannelRow[], abilities: { group: string; model: string; channel_id: number; priority: number; weight: number }[]): void {
+  private install(
+    channels: ChannelRow[],
+    abilities: { group: string; model: string; channel_id: number; priority: number; weight: number }[],
+  ): void {
     const byId = new Map<number, RouteChannel>();
     for (const row of channels) {
       byId.set(row.id, {

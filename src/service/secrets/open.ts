@@ -1,7 +1,12 @@
 import type { Db } from "../../db/connect";
 import { inTransaction, type Exec } from "../../db/exec";
 import { insertIfAbsent, readAll, readOne, removeKey, upsert } from "../../db/queries/key-value";
-import { allTokenSeals, channelKeysWithout, storeChannelKey, storeTokenKeyForms } from "../../db/queries/stored-secrets";
+import {
+  allTokenSeals,
+  channelKeysWithout,
+  storeChannelKey,
+  storeTokenKeyForms,
+} from "../../db/queries/stored-secrets";
 import type { Config } from "../config";
 import { keyedHash } from "../crypto";
 import { OPTION_DEFS } from "../options/registry";
@@ -27,7 +32,8 @@ async function resealLegacyTokens(tx: Exec, secret: string): Promise<void> {
 
 /** Channel keys and secret options still in plaintext (from before, or written by another tool) are encrypted. */
 async function sealPlaintext(tx: Exec, cipher: AtRestCipher): Promise<void> {
-  for (const channel of await channelKeysWithout(tx, SEALED_PREFIX)) await storeChannelKey(tx, channel.id, cipher.seal(channel.key));
+  for (const channel of await channelKeysWithout(tx, SEALED_PREFIX))
+    await storeChannelKey(tx, channel.id, cipher.seal(channel.key));
   const options = await readAll(tx, "options");
   for (const def of OPTION_DEFS) {
     const value = options.get(def.key);

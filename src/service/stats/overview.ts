@@ -35,9 +35,12 @@ export interface Overview {
 }
 
 const top = (rows: ColumnTotals[]): ColumnTotals[] =>
-  [...rows].sort((a, b) => b.quota - a.quota || b.requests - a.requests || a.name.localeCompare(b.name)).slice(0, TOP_COUNT);
+  [...rows]
+    .sort((a, b) => b.quota - a.quota || b.requests - a.requests || a.name.localeCompare(b.name))
+    .slice(0, TOP_COUNT);
 
-const sum = (rows: ColumnTotals[], field: "quota" | "requests"): number => rows.reduce((total, row) => total + row[field], 0);
+const sum = (rows: ColumnTotals[], field: "quota" | "requests"): number =>
+  rows.reduce((total, row) => total + row[field], 0);
 
 export interface OverviewFeed {
   read(now?: number): Promise<Overview>;

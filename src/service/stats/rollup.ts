@@ -37,7 +37,16 @@ export class QuotaRollup {
     const key = `${c.userId}\u0000${c.model}\u0000${created_at}`;
     const bucket = this.buckets.get(key);
     if (bucket) addInto(bucket, c.username, 1, c.quota, c.tokens);
-    else this.buckets.set(key, { user_id: c.userId, username: c.username, model_name: c.model, created_at, count: 1, quota: c.quota, token_used: c.tokens });
+    else
+      this.buckets.set(key, {
+        user_id: c.userId,
+        username: c.username,
+        model_name: c.model,
+        created_at,
+        count: 1,
+        quota: c.quota,
+        token_used: c.tokens,
+      });
     this.arm(flushAfterMs);
   }
 
@@ -58,7 +67,9 @@ export class QuotaRollup {
       this.buckets = new Map();
       try {
         // In key order, so instances writing the same rows at once take their locks in the same order.
-        const ordered = [...batch.values()].sort((a, b) => a.user_id - b.user_id || a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : 1));
+        const ordered = [...batch.values()].sort(
+          (a, b) => a.user_id - b.user_id || a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : 1),
+        );
         await inTransaction(this.db, (tx) => addToBuckets(tx, ordered));
       } catch (error) {
         for (const [key, newer] of this.buckets) merge(batch, key, newer);

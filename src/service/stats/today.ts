@@ -21,7 +21,17 @@ type Tally = Map<string, ColumnTotals>;
 function addInto(tally: Tally, rows: ColumnTotals[]): Tally {
   for (const row of rows) {
     const known = tally.get(row.name);
-    tally.set(row.name, known ? { name: row.name, requests: known.requests + row.requests, tokens: known.tokens + row.tokens, quota: known.quota + row.quota } : row);
+    tally.set(
+      row.name,
+      known
+        ? {
+            name: row.name,
+            requests: known.requests + row.requests,
+            tokens: known.tokens + row.tokens,
+            quota: known.quota + row.quota,
+          }
+        : row,
+    );
   }
   return tally;
 }

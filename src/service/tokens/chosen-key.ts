@@ -14,7 +14,13 @@ export const KEY_TAKEN = "that key is already used by another token (perhaps a d
  * Gives one of the owner's tokens a key root chose, so declarative provisioning can carry keys between
  * instances (`tollgate apply`). Root only; the old key stops working at once.
  */
-export async function setTokenKey(ctx: ServiceContext, actor: UserRow, owner: UserRow, id: unknown, key: string): Promise<void> {
+export async function setTokenKey(
+  ctx: ServiceContext,
+  actor: UserRow,
+  owner: UserRow,
+  id: unknown,
+  key: string,
+): Promise<void> {
   if (!isRoot(actor)) refuse("Unauthorized, insufficient privileges");
   const raw = rawKeyOf(key) ?? refuse(BAD_KEY);
   const token = (await findOwnToken(ctx.db, owner.id, idOf(id))) ?? notFound("token");

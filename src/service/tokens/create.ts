@@ -31,7 +31,8 @@ function countOf(input: Input): number {
 function refuseOverLimit(existing: number, adding: number): void {
   const room = MAX_TOKENS_PER_USER - existing;
   if (room <= 0) refuse(TOKEN_LIMIT_REACHED);
-  if (adding > room) refuse(`that would pass the maximum number of tokens (${MAX_TOKENS_PER_USER}): ${room} more can be created`);
+  if (adding > room)
+    refuse(`that would pass the maximum number of tokens (${MAX_TOKENS_PER_USER}): ${room} more can be created`);
 }
 
 /**
@@ -50,7 +51,14 @@ export async function createTokens(ctx: ServiceContext, owner: UserRow, input: I
     const created: number[] = [];
     for (const [i, raw] of rawKeys.entries()) {
       const name = i === 0 ? fields.name : `${fields.name}-${randomAlphanumeric(6)}`;
-      const row = { ...fields, ...storedFormsOf(ctx, raw), name, user_id: owner.id, status: TokenStatus.Enabled, created_time: now };
+      const row = {
+        ...fields,
+        ...storedFormsOf(ctx, raw),
+        name,
+        user_id: owner.id,
+        status: TokenStatus.Enabled,
+        created_time: now,
+      };
       created.push(await insertToken(tx, row));
     }
     return created;

@@ -50,13 +50,18 @@ function nameOf(text: string): string {
 
 function expiryOf(value: unknown): number {
   const time = integerOf(value, "expired_time");
-  if (time !== -1 && (time <= 0 || time > LATEST_EXPIRY)) refuse("expired_time must be -1 (never) or a unix time in seconds");
+  if (time !== -1 && (time <= 0 || time > LATEST_EXPIRY))
+    refuse("expired_time must be -1 (never) or a unix time in seconds");
   return time;
 }
 
 /** A comma list or an array of names: trimmed, blanks and repeats dropped. */
 function modelListOf(value: unknown): string {
-  const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : refuse("model_limits must be a comma-separated list");
+  const items = Array.isArray(value)
+    ? value
+    : typeof value === "string"
+      ? value.split(",")
+      : refuse("model_limits must be a comma-separated list");
   if (items.some((item) => typeof item !== "string")) refuse("model_limits must list model names");
   return [...new Set((items as string[]).map((item) => item.trim()).filter(Boolean))].join(",");
 }

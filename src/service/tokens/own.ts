@@ -14,7 +14,8 @@ export const IDS_MAX = 100;
 /** `ids` of a batch call: 1 to 100 positive integers, repeats dropped. */
 export function idListOf(input: Input): number[] {
   const ids = input.ids;
-  if (!Array.isArray(ids) || ids.length === 0 || ids.length > IDS_MAX) refuse(`ids must list 1 to ${IDS_MAX} token ids`);
+  if (!Array.isArray(ids) || ids.length === 0 || ids.length > IDS_MAX)
+    refuse(`ids must list 1 to ${IDS_MAX} token ids`);
   return [...new Set((ids as unknown[]).map(idOf))];
 }
 

@@ -9,7 +9,9 @@ import { unseal } from "./seal";
 
 function opened(ctx: ServiceContext, sealed: string): string {
   const raw = unseal(ctx.secret, sealed);
-  return raw === undefined ? refuse("the key cannot be shown: the server secret changed after it was created") : KEY_PREFIX + raw;
+  return raw === undefined
+    ? refuse("the key cannot be shown: the server secret changed after it was created")
+    : KEY_PREFIX + raw;
 }
 
 /** The whole key of one of the owner's tokens. */

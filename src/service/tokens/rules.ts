@@ -4,12 +4,15 @@ import { refuse } from "../errors";
 import { usableGroups } from "../groups";
 import { isExhausted, isExpired } from "./status";
 
-export const CANNOT_ENABLE_EXPIRED = "the token has expired: extend its expiry time or make it never expire before enabling it";
-export const CANNOT_ENABLE_EXHAUSTED = "the token's quota is used up: raise its remaining quota or make it unlimited before enabling it";
+export const CANNOT_ENABLE_EXPIRED =
+  "the token has expired: extend its expiry time or make it never expire before enabling it";
+export const CANNOT_ENABLE_EXHAUSTED =
+  "the token's quota is used up: raise its remaining quota or make it unlimited before enabling it";
 
 /** "" means the owner's own group at the time of each request. */
 export function requireUsableGroup(ctx: ServiceContext, owner: UserRow, group: string): void {
-  if (group && !Object.hasOwn(usableGroups(ctx, owner.group), group)) refuse(`group "${group}" is not available to you`);
+  if (group && !Object.hasOwn(usableGroups(ctx, owner.group), group))
+    refuse(`group "${group}" is not available to you`);
 }
 
 export function requireFutureExpiry(expiredTime: number, now: number): void {

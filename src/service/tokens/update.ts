@@ -23,7 +23,12 @@ function statusOf(value: unknown): number {
  * a group is checked only when it changes, and an earlier expiry is allowed (it ends the token).
  * Status only: enables or disables; enabling an expired or exhausted token is refused.
  */
-export async function updateToken(ctx: ServiceContext, owner: UserRow, input: Input, statusOnly: boolean): Promise<TokenView> {
+export async function updateToken(
+  ctx: ServiceContext,
+  owner: UserRow,
+  input: Input,
+  statusOnly: boolean,
+): Promise<TokenView> {
   const id = idOf(input.id);
   const now = nowSeconds();
   const updated = await inTransaction(ctx.db, async (tx) => {

@@ -24,7 +24,12 @@ const changedFields = (row: UserRow, patch: UserPatch): UserPatch =>
  * Applies a checked change only if the user is still live and of the role the checks saw, so a concurrent
  * delete or promotion cannot be overtaken. A quota change is added, not overwritten, and logged with it.
  */
-export async function applyChange(ctx: ServiceContext, actor: UserRow, target: UserRow, change: UserChange): Promise<void> {
+export async function applyChange(
+  ctx: ServiceContext,
+  actor: UserRow,
+  target: UserRow,
+  change: UserChange,
+): Promise<void> {
   const patch = changedFields(target, change.patch);
   const delta = change.quotaDelta ?? 0;
   const quota = target.quota + delta;

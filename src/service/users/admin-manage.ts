@@ -27,31 +27,47 @@ function quotaDeltaOf(target: UserRow, input: Input): number {
 
 /** Each action's own rules; who may reach the target at all is checked before. */
 const ACTIONS = new Map<string, Action>([
-  ["promote", (actor, target) => {
-    if (!isRoot(actor)) refuse("only the super administrator can promote users");
-    if (target.role >= Role.Admin) refuse("the user is already an administrator");
-    return { patch: { role: Role.Admin } };
-  }],
-  ["demote", (actor, target) => {
-    refuseIfRoot(target, "demoted");
-    if (target.role < Role.Admin) refuse("the user is already an ordinary user");
-    if (!isRoot(actor)) refuse("only the super administrator can demote administrators");
-    return { patch: { role: Role.Common } };
-  }],
-  ["disable", (_actor, target) => {
-    refuseIfRoot(target, "disabled");
-    return { patch: { status: UserStatus.Disabled, access_token_hash: null }, signOut: true };
-  }],
+  [
+    "promote",
+    (actor, target) => {
+      if (!isRoot(actor)) refuse("only the super administrator can promote users");
+      if (target.role >= Role.Admin) refuse("the user is already an administrator");
+      return { patch: { role: Role.Admin } };
+    },
+  ],
+  [
+    "demote",
+    (actor, target) => {
+      refuseIfRoot(target, "demoted");
+      if (target.role < Role.Admin) refuse("the user is already an ordinary user");
+      if (!isRoot(actor)) refuse("only the super administrator can demote administrators");
+      return { patch: { role: Role.Common } };
+    },
+  ],
+  [
+    "disable",
+    (_actor, target) => {
+      refuseIfRoot(target, "disabled");
+      return { patch: { status: UserStatus.Disabled, access_token_hash: null }, signOut: true };
+    },
+  ],
   ["enable", () => ({ patch: { status: UserStatus.Enabled } })],
-  ["delete", (_actor, target) => {
-    refuseIfRoot(target, "deleted");
-    return { patch: { deleted_at: nowSeconds(), access_token_hash: null }, signOut: true };
-  }],
+  [
+    "delete",
+    (_actor, target) => {
+      refuseIfRoot(target, "deleted");
+      return { patch: { deleted_at: nowSeconds(), access_token_hash: null }, signOut: true };
+    },
+  ],
   ["add_quota", (_actor, target, input) => ({ patch: {}, quotaDelta: quotaDeltaOf(target, input) })],
 ]);
 
 /** POST /api/user/manage: one action on one user; answers the user's status and role afterwards. */
-export async function manageUser(ctx: ServiceContext, actor: UserRow, input: Input): Promise<{ status: number; role: number }> {
+export async function manageUser(
+  ctx: ServiceContext,
+  actor: UserRow,
+  input: Input,
+): Promise<{ status: number; role: number }> {
   requireAdmin(actor);
   const id = idOf(input.id);
   const action = (typeof input.action === "string" && ACTIONS.get(input.action)) || refuse(UNKNOWN_ACTION);

@@ -54,7 +54,8 @@ async function refuseTaken(ctx: ServiceContext, target: UserRow, patch: UserPatc
     await refuseLookAlike(ctx.db, usernameKey(username), target.id);
     patch.username_key = usernameKey(username);
   }
-  if (email && email !== target.email && (await isEmailTaken(ctx.db, email, target.id))) refuse("email is already in use");
+  if (email && email !== target.email && (await isEmailTaken(ctx.db, email, target.id)))
+    refuse("email is already in use");
 }
 
 function refuseUnknownGroup(ctx: ServiceContext, target: UserRow, group: string | undefined): void {

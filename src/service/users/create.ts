@@ -32,10 +32,12 @@ export function checkUsername(username: string): string {
 }
 
 /** A username a user is about to get: the shape, and no unseen characters. */
-export const checkNewUsername = (username: string): string => refuseUnseenCharacters(checkUsername(username), "username");
+export const checkNewUsername = (username: string): string =>
+  refuseUnseenCharacters(checkUsername(username), "username");
 
 export const refuseLookAlike = async (db: Exec, key: string, exceptUserId = 0): Promise<void> => {
-  if (await isUsernameKeyTaken(db, key, exceptUserId)) refuse("username is taken: it looks like an existing user's name");
+  if (await isUsernameKeyTaken(db, key, exceptUserId))
+    refuse("username is taken: it looks like an existing user's name");
 };
 
 export async function prepareUser(input: NewUser): Promise<PreparedUser> {

@@ -7,7 +7,8 @@ const ALL_UNSEEN = /\p{C}/gu;
 
 /** Refuses a name that holds characters which are invisible, reorder the text around them, or mean nothing. */
 export function refuseUnseenCharacters(name: string, label: string): string {
-  if (UNSEEN.test(name)) refuse(`${label} must not contain control, zero-width, bidirectional or unassigned characters`);
+  if (UNSEEN.test(name))
+    refuse(`${label} must not contain control, zero-width, bidirectional or unassigned characters`);
   return name;
 }
 

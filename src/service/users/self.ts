@@ -22,7 +22,11 @@ export interface SelfUpdate {
  * Updates one's profile, or the password alone. A password change needs the current password and signs the
  * user out everywhere (sessions and the system access token), as a stolen session must not outlive it.
  */
-export async function updateSelf(ctx: ServiceContext, user: UserRow, input: SelfUpdate): Promise<{ signedOut: boolean }> {
+export async function updateSelf(
+  ctx: ServiceContext,
+  user: UserRow,
+  input: SelfUpdate,
+): Promise<{ signedOut: boolean }> {
   const patch: UserPatch = {};
   if (input.display_name !== undefined) {
     if (typeof input.display_name !== "string") refuse("display_name must be a string");
@@ -68,7 +72,8 @@ export async function affCodeOf(ctx: ServiceContext, user: UserRow): Promise<str
 /** Moves affiliate earnings into the balance: at least one QuotaPerUnit, at most what was earned, atomically. */
 export async function transferAffQuota(ctx: ServiceContext, user: UserRow, amount: unknown): Promise<void> {
   const quota = typeof amount === "string" && amount.trim() !== "" ? Number(amount) : amount;
-  if (typeof quota !== "number" || !Number.isInteger(quota) || quota <= 0) refuse("quota must be a positive whole number");
+  if (typeof quota !== "number" || !Number.isInteger(quota) || quota <= 0)
+    refuse("quota must be a positive whole number");
   const perUnit = ctx.options.num("QuotaPerUnit");
   const q = quota as number;
   if (q < perUnit) refuse(`the minimum transfer is ${quotaText(ctx, perUnit)}`);

@@ -7,7 +7,9 @@ export function signEpay(params: Record<string, string | undefined>, key: string
     .sort()
     .map((name) => `${name}=${params[name]}`)
     .join("&");
-  return createHash("md5").update(text + key, "utf8").digest("hex");
+  return createHash("md5")
+    .update(text + key, "utf8")
+    .digest("hex");
 }
 
 /** Whether `params.sign` is the signature of the other parameters under `key`, compared in constant time. */

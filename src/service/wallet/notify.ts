@@ -20,7 +20,8 @@ async function creditOrder(ctx: ServiceContext, order: TopUpRow, gatewayTradeNo:
   const user = await ctx.users.get(order.user_id);
   const paid = moneyText(toCents(order.money));
   const credited = await inTransaction(ctx.db, async (tx) => {
-    if (!(await moveTopUpStatus(tx, order.trade_no, TopUpStatus.Pending, TopUpStatus.Success, nowSeconds()))) return false;
+    if (!(await moveTopUpStatus(tx, order.trade_no, TopUpStatus.Pending, TopUpStatus.Success, nowSeconds())))
+      return false;
     await addUserQuota(tx, order.user_id, order.amount);
     await recordBalanceChange(tx, {
       userId: order.user_id,

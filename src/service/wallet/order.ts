@@ -56,5 +56,8 @@ export async function createEpayOrder(ctx: ServiceContext, user: UserRow, input:
     name: `TUC${quote.amount}`,
     money: moneyText(quote.cents),
   };
-  return { url: `${epay.address}/submit.php`, fields: { ...fields, sign: signEpay(fields, epay.key), sign_type: "MD5" } };
+  return {
+    url: `${epay.address}/submit.php`,
+    fields: { ...fields, sign: signEpay(fields, epay.key), sign_type: "MD5" },
+  };
 }

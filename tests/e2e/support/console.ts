@@ -24,7 +24,9 @@ export interface ConsoleSession {
  * The real gateway (`bun src/main.ts serve` on a temp SQLite) with the built console, and headless Chromium.
  * `env` adds configuration; by default INITIAL_ROOT_PASSWORD creates root.
  */
-export async function startConsole(env: Record<string, string> = { INITIAL_ROOT_PASSWORD: ROOT_PASSWORD }): Promise<ConsoleSession> {
+export async function startConsole(
+  env: Record<string, string> = { INITIAL_ROOT_PASSWORD: ROOT_PASSWORD },
+): Promise<ConsoleSession> {
   const gateway: Gateway = await startGateway({ env: { CRITICAL_RATE_LIMIT: "100000", ...env } });
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
@@ -39,7 +41,8 @@ export async function startConsole(env: Record<string, string> = { INITIAL_ROOT_
     async page({ width = 1280, height = 800, language } = {}) {
       const context = await browser.newContext({ viewport: { width, height }, baseURL: gateway.url });
       await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: gateway.url });
-      if (language) await context.addInitScript(`localStorage.setItem("language", ${JSON.stringify(JSON.stringify(language))})`);
+      if (language)
+        await context.addInitScript(`localStorage.setItem("language", ${JSON.stringify(JSON.stringify(language))})`);
       contexts.push(context);
       const page = await context.newPage();
       page.on("pageerror", (error) => errors.push(error.message));
@@ -103,7 +106,8 @@ export async function screenshot(page: Page, name: string, language: string): Pr
 }
 
 let counter = 0;
-export const uniqueName = (prefix = "e") => `${prefix}${Date.now().toString(36).slice(-5)}${(++counter).toString(36)}`.slice(0, 12);
+export const uniqueName = (prefix = "e") =>
+  `${prefix}${Date.now().toString(36).slice(-5)}${(++counter).toString(36)}`.slice(0, 12);
 
 /** Registers a user through the API and answers a client signed in as them. */
 export async function registeredUser(session: ConsoleSession, password = "password123"): Promise<ApiClient> {

@@ -3,9 +3,15 @@ import type { Page } from "playwright-core";
 import { registeredUser, screenshot, signIn, type ConsoleSession } from "./console";
 
 /** Opens `path`, fills the search form (data-testid `form`) with `values`, submits it and waits for the search route's answer. */
-export async function searchList(page: Page, path: string, form: string, values: Record<string, string>): Promise<void> {
+export async function searchList(
+  page: Page,
+  path: string,
+  form: string,
+  values: Record<string, string>,
+): Promise<void> {
   await page.goto(path);
-  for (const [name, value] of Object.entries(values)) await page.fill(`[data-testid=${form}] input[name=${name}]`, value);
+  for (const [name, value] of Object.entries(values))
+    await page.fill(`[data-testid=${form}] input[name=${name}]`, value);
   const searched = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith("/search"));
   await page.click(`[data-testid=${form}] button[type=submit]`);
   await searched;
@@ -38,7 +44,12 @@ export interface ListScreen {
 }
 
 /** Signs root in, checks the screen's language and screenshots the list, its drawer and the 375 px phone layout (no page overflow). */
-export async function screenshotList(session: ConsoleSession, language: "zh" | "en", screen: ListScreen, rootPassword: string): Promise<void> {
+export async function screenshotList(
+  session: ConsoleSession,
+  language: "zh" | "en",
+  screen: ListScreen,
+  rootPassword: string,
+): Promise<void> {
   const open = async (width: number, height: number) => {
     const page = await session.page({ language, width, height });
     page.setDefaultTimeout(SLOW_MS);
@@ -54,6 +65,8 @@ export async function screenshotList(session: ConsoleSession, language: "zh" | "
   await page.getByTestId(screen.form).waitFor();
   await screenshot(page, `${screen.name}-form`, language);
   const phone = await open(375, 740);
-  expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+    0,
+  );
   await screenshot(phone, `mobile-${screen.name}`, language);
 }

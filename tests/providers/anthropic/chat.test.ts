@@ -29,7 +29,13 @@ describeTranslatedChat({
     messages: [
       { role: "user", content: "hi" },
       { role: "assistant", content: "hello" },
-      { role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "what is this?" },
+          { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } },
+        ],
+      },
     ],
     temperature: 0.3,
     top_p: 0.9,

@@ -25,7 +25,11 @@ describe.each(DIALECTS)("an Anthropic channel's model list on %s", (dialect) => 
 
   test("an Anthropic channel lists its models across pages, with x-api-key and anthropic-version", async () => {
     const id = await createChannel(s, { type: 14, base_url: anthropic.url, key: KEY });
-    expect((await admin.get(`/api/channel/fetch_models/${id}`)).body).toEqual({ success: true, message: "", data: MODELS });
+    expect((await admin.get(`/api/channel/fetch_models/${id}`)).body).toEqual({
+      success: true,
+      message: "",
+      data: MODELS,
+    });
     expect(anthropic.requests.map((r) => `${r.method} ${r.path}${r.search}`)).toEqual([
       "GET /v1/models?limit=1000",
       "GET /v1/models?after_id=model-b&limit=1000",

@@ -1,8 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { azureProvider } from "../../../src/gateway/relay/providers/azure/provider";
 
-const channel = (other: string) => ({ type: 3, key: "azure-key-1\nazure-key-2", base_url: "https://example.openai.azure.com/", other });
-const call = { path: "/v1/chat/completions", model: "gpt-4.1-mini", body: "{}", contentType: "application/json", stream: false };
+const channel = (other: string) => ({
+  type: 3,
+  key: "azure-key-1\nazure-key-2",
+  base_url: "https://example.openai.azure.com/",
+  other,
+});
+const call = {
+  path: "/v1/chat/completions",
+  model: "gpt-4.1-mini",
+  body: "{}",
+  contentType: "application/json",
+  stream: false,
+};
 
 describe("Azure OpenAI requests", () => {
   test("a channel with a blank `other` is called with API version 2025-04-01-preview", () => {

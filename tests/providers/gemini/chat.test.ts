@@ -14,7 +14,9 @@ describeTranslatedChat({
   completionRatio: 4,
   promptWithCache: (input) => input,
   expectCall(request, f, stream) {
-    expect(request.path).toBe(`/v1beta/models/${f.upstreamModel}:${stream ? "streamGenerateContent" : "generateContent"}`);
+    expect(request.path).toBe(
+      `/v1beta/models/${f.upstreamModel}:${stream ? "streamGenerateContent" : "generateContent"}`,
+    );
     expect(request.search).toBe(stream ? "?alt=sse" : "");
     expect(request.headers["x-goog-api-key"]).toBe(f.key);
     expect(request.headers.authorization).toBeUndefined();
@@ -25,7 +27,10 @@ describeTranslatedChat({
     contents: [
       { role: "user", parts: [{ text: "hi" }] },
       { role: "model", parts: [{ text: "hello" }] },
-      { role: "user", parts: [{ text: "what is this?" }, { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }] },
+      {
+        role: "user",
+        parts: [{ text: "what is this?" }, { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }],
+      },
     ],
     systemInstruction: { parts: [{ text: "Be brief.\n\nAnswer in English." }] },
     generationConfig: { maxOutputTokens: 300, temperature: 0.3, topP: 0.9, stopSequences: ["END"] },

@@ -37,7 +37,10 @@ describe.each(DIALECTS)("a Gemini channel's model list on %s", (dialect) => {
     }
     // The stored channel's other names the API version, as for the relay.
     const id = await createChannel(s, { type: 24, base_url: gemini.url, key: KEY, other: "v1" });
-    refused(await admin.get(`/api/channel/fetch_models/${id}`), "fetching the model list failed: the upstream answered HTTP 404");
+    refused(
+      await admin.get(`/api/channel/fetch_models/${id}`),
+      "fetching the model list failed: the upstream answered HTTP 404",
+    );
     expect(gemini.requests.at(-1)!.path).toBe("/v1/models");
   });
 

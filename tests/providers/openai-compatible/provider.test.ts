@@ -6,7 +6,13 @@ const channel = { type: 1, key: "sk-first\nsk-second", base_url: "", other: "", 
 
 describe("OpenAI-compatible upstreams", () => {
   test("the incoming path under the type's default address, the first key as a Bearer token, the organization passed on", () => {
-    const call = { path: "/v1/embeddings", model: "text-embedding-3-small", body: "{}", contentType: "application/json", stream: false };
+    const call = {
+      path: "/v1/embeddings",
+      model: "text-embedding-3-small",
+      body: "{}",
+      contentType: "application/json",
+      stream: false,
+    };
     expect(openai.request(channel, call)).toEqual({
       url: "https://api.openai.com/v1/embeddings",
       headers: { authorization: "Bearer sk-first", "content-type": "application/json", "openai-organization": "org-7" },
@@ -15,8 +21,12 @@ describe("OpenAI-compatible upstreams", () => {
 
   test("an OpenAI-compatible type's own default address; a channel's base URL wins, without trailing slashes", () => {
     const call = { path: "/v1/chat/completions", model: "deepseek-chat", body: "{}", contentType: null, stream: false };
-    expect(providerFor(43).request({ ...channel, type: 43 }, call).url).toBe("https://api.deepseek.com/v1/chat/completions");
-    expect(providerFor(43).request({ ...channel, type: 43, base_url: "https://proxy.example//" }, call).url).toBe("https://proxy.example/v1/chat/completions");
+    expect(providerFor(43).request({ ...channel, type: 43 }, call).url).toBe(
+      "https://api.deepseek.com/v1/chat/completions",
+    );
+    expect(providerFor(43).request({ ...channel, type: 43, base_url: "https://proxy.example//" }, call).url).toBe(
+      "https://proxy.example/v1/chat/completions",
+    );
   });
 
   test("the model list is GET {base}/v1/models, one page of {data: [{id}]}", () => {

@@ -40,9 +40,15 @@ export function describeTranslatedChat(f: Family) {
     beforeAll(async () => {
       r = await startRelayEnv(dialect);
       await r.setPrices({ [f.model]: f.ratio }, { [f.model]: f.completionRatio });
-      await r.s.root.put("/api/option/", { key: "CacheRatio", value: JSON.stringify({ ...r.s.ctx.options.json<object>("CacheRatio"), [f.model]: f.cacheRatio }) });
+      await r.s.root.put("/api/option/", {
+        key: "CacheRatio",
+        value: JSON.stringify({ ...r.s.ctx.options.json<object>("CacheRatio"), [f.model]: f.cacheRatio }),
+      });
       upstream = f.start(f.key);
-      channelId = await r.addChannel({ type: f.type, key: f.key, models: f.model, model_mapping: JSON.stringify({ [f.model]: f.upstreamModel }) }, upstream);
+      channelId = await r.addChannel(
+        { type: f.type, key: f.key, models: f.model, model_mapping: JSON.stringify({ [f.model]: f.upstreamModel }) },
+        upstream,
+      );
     });
     afterAll(async () => {
       await r.stop();
@@ -51,7 +57,14 @@ export function describeTranslatedChat(f: Family) {
 
     describe(`through the ${f.name} channel type`, () => {
       const quotaOf = (prompt: number, completion: number, cached = 0) =>
-        expectedQuota({ prompt, completion, cached, ratio: f.ratio, completionRatio: f.completionRatio, cacheRatio: f.cacheRatio });
+        expectedQuota({
+          prompt,
+          completion,
+          cached,
+          ratio: f.ratio,
+          completionRatio: f.completionRatio,
+          cacheRatio: f.cacheRatio,
+        });
 
       test("the request is translated: system, turns, images, max_tokens, temperature, top_p, stop", async () => {
         await r.openai().chat.completions.create({
@@ -61,7 +74,13 @@ export function describeTranslatedChat(f: Family) {
             { role: "user", content: "hi" },
             { role: "assistant", content: "hello" },
             { role: "developer", content: "Answer in English." },
-            { role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] },
+            {
+              role: "user",
+              content: [
+                { type: "text", text: "what is this?" },
+                { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+              ],
+            },
           ],
           max_tokens: 300,
           temperature: 0.3,
@@ -76,7 +95,9 @@ export function describeTranslatedChat(f: Family) {
       test("without max_tokens the upstream gets the family's default; max_completion_tokens wins over max_tokens", async () => {
         await r.openai().chat.completions.create({ model: f.model, messages: hi });
         expect(f.maxTokensOf(fake().requests.at(-1)!.body)).toBe(f.defaultMaxTokens);
-        await r.openai().chat.completions.create({ model: f.model, messages: hi, max_tokens: 50, max_completion_tokens: 70 });
+        await r
+          .openai()
+          .chat.completions.create({ model: f.model, messages: hi, max_tokens: 50, max_completion_tokens: 70 });
         expect(f.maxTokensOf(fake().requests.at(-1)!.body)).toBe(70);
       });
 
@@ -88,15 +109,30 @@ export function describeTranslatedChat(f: Family) {
         expect(reply.object).toBe("chat.completion");
         expect(reply.model).toBe(f.upstreamModel);
         expect(reply.choices).toHaveLength(1);
-        expect(reply.choices[0]).toMatchObject({ index: 0, message: { role: "assistant", content: DEFAULT_CONTENT }, finish_reason: "stop" });
+        expect(reply.choices[0]).toMatchObject({
+          index: 0,
+          message: { role: "assistant", content: DEFAULT_CONTENT },
+          finish_reason: "stop",
+        });
         expect(reply.usage).toMatchObject({ prompt_tokens: 37, completion_tokens: 11, total_tokens: 48 });
         const quota = quotaOf(37, 11);
         const after = await r.userRow();
         expect(before.quota - after.quota).toBe(quota);
         expect(after.used_quota - before.used_quota).toBe(quota);
         const log = (await r.consumeLogs()).at(-1);
-        expect(log).toMatchObject({ model_name: f.model, quota, prompt_tokens: 37, completion_tokens: 11, is_stream: 0, channel_id: channelId });
-        expect(JSON.parse(log.other)).toMatchObject({ model_ratio: f.ratio, completion_ratio: f.completionRatio, usage_source: "upstream" });
+        expect(log).toMatchObject({
+          model_name: f.model,
+          quota,
+          prompt_tokens: 37,
+          completion_tokens: 11,
+          is_stream: 0,
+          channel_id: channelId,
+        });
+        expect(JSON.parse(log.other)).toMatchObject({
+          model_ratio: f.ratio,
+          completion_ratio: f.completionRatio,
+          usage_source: "upstream",
+        });
       });
 
       test("a reply cut by max_tokens finishes with length", async () => {
@@ -110,23 +146,40 @@ export function describeTranslatedChat(f: Family) {
         const before = await r.userRow();
         const reply = await r.openai().chat.completions.create({ model: f.model, messages: hi });
         const prompt = f.promptWithCache(20, 6);
-        expect(reply.usage).toMatchObject({ prompt_tokens: prompt, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 6 } });
+        expect(reply.usage).toMatchObject({
+          prompt_tokens: prompt,
+          completion_tokens: 5,
+          prompt_tokens_details: { cached_tokens: 6 },
+        });
         const after = await r.userRow();
         expect(before.quota - after.quota).toBe(quotaOf(prompt, 5, 6));
       });
 
       // Only Claude reports cache writes; the test is not defined for Gemini (rather than skipped).
-      if (f.name === "Anthropic") test("prompt-cache writes are reported as cached_creation_tokens and billed at 1.25 × the prompt price", async () => {
-        fake().queueBehavior({ promptTokens: 20, completionTokens: 5, cachedTokens: 6, cacheWriteTokens: 8 });
-        const before = await r.userRow();
-        const reply = await r.openai().chat.completions.create({ model: f.model, messages: hi });
-        expect(reply.usage).toMatchObject({ prompt_tokens: 34, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 6, cached_creation_tokens: 8 } });
-        const after = await r.userRow();
-        const quota = expectedQuota({ prompt: 34, completion: 5, cached: 6, written: 8, ratio: f.ratio, completionRatio: f.completionRatio, cacheRatio: 0.1 });
-        expect(before.quota - after.quota).toBe(quota);
-        const other = JSON.parse((await r.consumeLogs()).at(-1).other);
-        expect(other).toMatchObject({ cache_creation_tokens: 8, cache_creation_ratio: 1.25 });
-      });
+      if (f.name === "Anthropic")
+        test("prompt-cache writes are reported as cached_creation_tokens and billed at 1.25 × the prompt price", async () => {
+          fake().queueBehavior({ promptTokens: 20, completionTokens: 5, cachedTokens: 6, cacheWriteTokens: 8 });
+          const before = await r.userRow();
+          const reply = await r.openai().chat.completions.create({ model: f.model, messages: hi });
+          expect(reply.usage).toMatchObject({
+            prompt_tokens: 34,
+            completion_tokens: 5,
+            prompt_tokens_details: { cached_tokens: 6, cached_creation_tokens: 8 },
+          });
+          const after = await r.userRow();
+          const quota = expectedQuota({
+            prompt: 34,
+            completion: 5,
+            cached: 6,
+            written: 8,
+            ratio: f.ratio,
+            completionRatio: f.completionRatio,
+            cacheRatio: 0.1,
+          });
+          expect(before.quota - after.quota).toBe(quota);
+          const other = JSON.parse((await r.consumeLogs()).at(-1).other);
+          expect(other).toMatchObject({ cache_creation_tokens: 8, cache_creation_ratio: 1.25 });
+        });
 
       test("stream chat without include_usage: OpenAI chunks, a finish reason, no usage chunk; billed from the upstream's usage", async () => {
         fake().queueBehavior({ promptTokens: 23, completionTokens: 9 });
@@ -150,7 +203,14 @@ export function describeTranslatedChat(f: Family) {
         expect(sawUsage).toBe(false);
         const quota = quotaOf(23, 9);
         const log = (await r.consumeLogs()).at(-1);
-        expect(log).toMatchObject({ model_name: f.model, is_stream: 1, prompt_tokens: 23, completion_tokens: 9, quota, channel_id: channelId });
+        expect(log).toMatchObject({
+          model_name: f.model,
+          is_stream: 1,
+          prompt_tokens: 23,
+          completion_tokens: 9,
+          quota,
+          channel_id: channelId,
+        });
         expect(JSON.parse(log.other)).toMatchObject({ usage_source: "upstream" });
         const after = await r.userRow();
         expect(before.quota - after.quota).toBe(quota);
@@ -173,7 +233,9 @@ export function describeTranslatedChat(f: Family) {
         expect(usageChunks[0]!.choices).toEqual([]);
         expect(usageChunks[0]!.usage).toMatchObject({ prompt_tokens: 31, completion_tokens: 7, total_tokens: 38 });
         expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("")).toBe("Hello from fake");
-        expect(chunks.flatMap((c) => (c.choices[0]?.finish_reason ? [c.choices[0].finish_reason] : []))).toEqual(["length"]);
+        expect(chunks.flatMap((c) => (c.choices[0]?.finish_reason ? [c.choices[0].finish_reason] : []))).toEqual([
+          "length",
+        ]);
         const log = (await r.consumeLogs()).at(-1);
         expect(log).toMatchObject({ is_stream: 1, prompt_tokens: 31, completion_tokens: 7, quota: quotaOf(31, 7) });
       });
@@ -216,14 +278,24 @@ export function describeTranslatedChat(f: Family) {
         expect(text).not.toContain("[DONE]");
         expect(text).toContain('"content":" from"');
         const log = (await r.consumeLogs()).at(-1);
-        expect(JSON.parse(log.other)).toMatchObject({ usage_source: "estimated", stream_status: { end_reason: "error" } });
+        expect(JSON.parse(log.other)).toMatchObject({
+          usage_source: "estimated",
+          stream_status: { end_reason: "error" },
+        });
         expect(log.completion_tokens).toBeGreaterThan(0);
         expect(log.completion_tokens).toBeLessThan(500);
       });
 
       test("a stream whose upstream reports no usage is counted, and the client that asked still gets a usage chunk", async () => {
         fake().queueBehavior({ noUsage: true, promptTokens: 999, completionTokens: 999 });
-        const stream = await r.openai().chat.completions.create({ model: f.model, messages: hi, stream: true, stream_options: { include_usage: true } });
+        const stream = await r
+          .openai()
+          .chat.completions.create({
+            model: f.model,
+            messages: hi,
+            stream: true,
+            stream_options: { include_usage: true },
+          });
         let usage: any;
         let text = "";
         for await (const chunk of stream) {
@@ -275,7 +347,9 @@ export function describeTranslatedChat(f: Family) {
 
       test("tool calling, which this translation does not carry, is refused rather than dropped", async () => {
         const sent = fake().requests.length;
-        const tools = [{ type: "function" as const, function: { name: "f", parameters: { type: "object", properties: {} } } }];
+        const tools = [
+          { type: "function" as const, function: { name: "f", parameters: { type: "object", properties: {} } } },
+        ];
         const error = await failure(r.openai().chat.completions.create({ model: f.model, messages: hi, tools }));
         expect(error).toBeInstanceOf(OpenAI.BadRequestError);
         expect(error.message).toContain(`tool calling is not supported on ${f.name} channels`);

@@ -32,7 +32,14 @@ export function EmailCodeFields({ email, code, onEmail, onCode, turnstile }: Ema
   );
   return (
     <>
-      <TextField label={<Trans>Email</Trans>} name="email" type="email" value={email} onChange={onEmail} addon={button} />
+      <TextField
+        label={<Trans>Email</Trans>}
+        name="email"
+        type="email"
+        value={email}
+        onChange={onEmail}
+        addon={button}
+      />
       <TextField label={<Trans>Verification code</Trans>} name="verification_code" value={code} onChange={onCode} />
     </>
   );

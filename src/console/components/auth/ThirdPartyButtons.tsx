@@ -14,7 +14,8 @@ export function ThirdPartyButtons() {
   const [, navigate] = useLocation();
   const [wechatOpen, setWechatOpen] = useState(false);
   const status = platform.value;
-  if (!status || !(status.github_oauth || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth)) return null;
+  if (!status || !(status.github_oauth || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth))
+    return null;
   const wechatLogin = async (code: string) => {
     const reply = await api.get<LocalUser>(`/api/oauth/wechat${query({ code })}`);
     if (!reply.ok) return;
@@ -49,7 +50,9 @@ export function ThirdPartyButtons() {
           </button>
         )}
       </div>
-      {wechatOpen && <WeChatDialog qrcode={status.wechat_qrcode} onCode={wechatLogin} onClose={() => setWechatOpen(false)} />}
+      {wechatOpen && (
+        <WeChatDialog qrcode={status.wechat_qrcode} onCode={wechatLogin} onClose={() => setWechatOpen(false)} />
+      )}
     </div>
   );
 }

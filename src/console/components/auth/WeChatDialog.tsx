@@ -25,7 +25,10 @@ export function WeChatDialog({ qrcode, onCode, onClose }: WeChatDialogProps) {
     >
       {qrcode && <img src={qrcode} alt="" className="mx-auto w-48" />}
       <p className="text-sm my-2">
-        <Trans>Scan the QR code to follow the official account, send "verification code" and enter the code you get (valid for 3 minutes).</Trans>
+        <Trans>
+          Scan the QR code to follow the official account, send "verification code" and enter the code you get (valid
+          for 3 minutes).
+        </Trans>
       </p>
       <TextField label={t`Verification code`} name="wechat-code" value={code} onChange={setCode} />
     </Modal>

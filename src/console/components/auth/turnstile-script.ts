@@ -1,5 +1,8 @@
 interface TurnstileApi {
-  render(element: HTMLElement, options: { sitekey: string; callback: (token: string) => void; "expired-callback"?: () => void }): string;
+  render(
+    element: HTMLElement,
+    options: { sitekey: string; callback: (token: string) => void; "expired-callback"?: () => void },
+  ): string;
   remove(widgetId: string): void;
 }
 

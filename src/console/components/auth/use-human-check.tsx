@@ -30,7 +30,12 @@ export function useHumanCheck(): HumanCheck {
     loadTurnstile()
       .then((loaded) => {
         api = loaded;
-        if (box.current) widgetId = loaded.render(box.current, { sitekey: siteKey, callback: setToken, "expired-callback": () => setToken("") });
+        if (box.current)
+          widgetId = loaded.render(box.current, {
+            sitekey: siteKey,
+            callback: setToken,
+            "expired-callback": () => setToken(""),
+          });
       })
       .catch(() => undefined);
     return () => {

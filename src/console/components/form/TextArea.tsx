@@ -15,8 +15,14 @@ interface TextAreaProps {
 export function TextArea({ label, name, value, onChange, hint, rows = 4, placeholder, monospace }: TextAreaProps) {
   return (
     <Field label={label} hint={hint}>
-      <textarea className={`textarea w-full ${monospace ? "font-mono text-xs" : ""}`} name={name} rows={rows} value={value}
-        placeholder={placeholder} onChange={(e) => onChange(e.currentTarget.value)} />
+      <textarea
+        className={`textarea w-full ${monospace ? "font-mono text-xs" : ""}`}
+        name={name}
+        rows={rows}
+        value={value}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
     </Field>
   );
 }

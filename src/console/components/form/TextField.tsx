@@ -19,7 +19,14 @@ interface TextFieldProps {
 
 export function TextField({ label, name, value, onChange, type = "text", hint, addon, ...rest }: TextFieldProps) {
   const input = (
-    <input className="input w-full" name={name} type={type} value={value} onChange={(e) => onChange(e.currentTarget.value)} {...rest} />
+    <input
+      className="input w-full"
+      name={name}
+      type={type}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      {...rest}
+    />
   );
   return (
     <Field label={label} hint={hint}>

@@ -10,7 +10,13 @@ interface ToggleProps {
 export function Toggle({ label, name, checked, onChange }: ToggleProps) {
   return (
     <label className="label cursor-pointer gap-3 py-1 text-base-content">
-      <input type="checkbox" className="toggle toggle-primary" name={name} checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />
+      <input
+        type="checkbox"
+        className="toggle toggle-primary"
+        name={name}
+        checked={checked}
+        onChange={(e) => onChange(e.currentTarget.checked)}
+      />
       <span>{label}</span>
     </label>
   );

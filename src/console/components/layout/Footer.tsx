@@ -12,9 +12,7 @@ export function Footer() {
       {html ? (
         <RichText text={html} format="html" />
       ) : (
-        <Trans>
-          Tollgate {VERSION}, a self-hosted gateway for large-language-model APIs
-        </Trans>
+        <Trans>Tollgate {VERSION}, a self-hosted gateway for large-language-model APIs</Trans>
       )}
     </footer>
   );

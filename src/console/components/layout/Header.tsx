@@ -25,7 +25,13 @@ export function Header() {
   return (
     <header className="navbar bg-base-100 border-b border-base-300 min-h-16 px-3 gap-2 shrink-0">
       {currentUser.value && (
-        <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label={t`Toggle side menu`} data-testid="sidebar-toggle" onClick={toggleSidebar}>
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm btn-square"
+          aria-label={t`Toggle side menu`}
+          data-testid="sidebar-toggle"
+          onClick={toggleSidebar}
+        >
           ☰
         </button>
       )}

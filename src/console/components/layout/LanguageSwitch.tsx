@@ -6,8 +6,13 @@ export function LanguageSwitch() {
   useSignals();
   const { t } = useLingui();
   return (
-    <select className="select select-sm select-ghost w-24 max-tablet:w-20" aria-label={t`Language`} data-testid="language"
-      value={language.value} onChange={(e) => (language.value = e.currentTarget.value as Language)}>
+    <select
+      className="select select-sm select-ghost w-24 max-tablet:w-20"
+      aria-label={t`Language`}
+      data-testid="language"
+      value={language.value}
+      onChange={(e) => (language.value = e.currentTarget.value as Language)}
+    >
       {LANGUAGES.map((l) => (
         <option key={l.code} value={l.code}>
           {l.name}

@@ -30,11 +30,20 @@ export function SideMenu() {
   const [location] = useLocation();
   const items = visibleMenu(currentUser.value?.role ?? 0, platform.value);
   return (
-    <nav aria-label="side menu" data-testid="side-menu" className="bg-base-200 w-52 shrink-0 overflow-auto max-tablet:fixed max-tablet:inset-y-0 max-tablet:left-0 max-tablet:top-16 max-tablet:z-40 max-tablet:shadow-xl">
+    <nav
+      aria-label="side menu"
+      data-testid="side-menu"
+      className="bg-base-200 w-52 shrink-0 overflow-auto max-tablet:fixed max-tablet:inset-y-0 max-tablet:left-0 max-tablet:top-16 max-tablet:z-40 max-tablet:shadow-xl"
+    >
       <ul className="menu w-full">
         {items.map((item) => (
           <li key={item.id}>
-            <Link href={item.path} className={location.startsWith(item.path) ? "menu-active" : ""} onClick={closeSidebarOnMobile} data-menu={item.id}>
+            <Link
+              href={item.path}
+              className={location.startsWith(item.path) ? "menu-active" : ""}
+              onClick={closeSidebarOnMobile}
+              data-menu={item.id}
+            >
               {labels[item.id]}
             </Link>
           </li>

@@ -7,8 +7,14 @@ export function ThemeToggle() {
   const { t } = useLingui();
   const dark = theme.value === "dark";
   return (
-    <button type="button" className="btn btn-ghost btn-sm btn-square" data-testid="theme-toggle" onClick={toggleTheme}
-      aria-label={dark ? t`Switch to light theme` : t`Switch to dark theme`} title={dark ? t`Switch to light theme` : t`Switch to dark theme`}>
+    <button
+      type="button"
+      className="btn btn-ghost btn-sm btn-square"
+      data-testid="theme-toggle"
+      onClick={toggleTheme}
+      aria-label={dark ? t`Switch to light theme` : t`Switch to dark theme`}
+      title={dark ? t`Switch to light theme` : t`Switch to dark theme`}
+    >
       {dark ? "☀" : "☾"}
     </button>
   );

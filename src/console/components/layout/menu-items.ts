@@ -1,8 +1,18 @@
 import { Role } from "../../../shared/constants";
 
 export type MenuId =
-  | "playground" | "channel" | "chat" | "token" | "detail" | "redemption"
-  | "topup" | "user" | "log" | "midjourney" | "task" | "setting";
+  | "playground"
+  | "channel"
+  | "chat"
+  | "token"
+  | "detail"
+  | "redemption"
+  | "topup"
+  | "user"
+  | "log"
+  | "midjourney"
+  | "task"
+  | "setting";
 
 type Switch = "enable_data_export" | "enable_drawing" | "enable_task";
 
@@ -31,5 +41,7 @@ const SIDE_MENU: readonly MenuItem[] = [
 ];
 
 export function visibleMenu(role: number, switches: Partial<Record<Switch, boolean>> | null): MenuItem[] {
-  return SIDE_MENU.filter((item) => (!item.adminOnly || role >= Role.Admin) && (!item.needs || switches?.[item.needs] === true));
+  return SIDE_MENU.filter(
+    (item) => (!item.adminOnly || role >= Role.Admin) && (!item.needs || switches?.[item.needs] === true),
+  );
 }

@@ -17,7 +17,16 @@ interface DataTableProps<Row extends RowData> {
 }
 
 /** A server-paged table (TanStack Table v9, manual pagination) with the pager below. */
-export function DataTable<Row extends RowData>({ columns, rows, total, pagination, onPagination, rowId, pageSizes, testId }: DataTableProps<Row>) {
+export function DataTable<Row extends RowData>({
+  columns,
+  rows,
+  total,
+  pagination,
+  onPagination,
+  rowId,
+  pageSizes,
+  testId,
+}: DataTableProps<Row>) {
   const table = useTable({
     features: pagedFeatures,
     columns,
@@ -26,7 +35,8 @@ export function DataTable<Row extends RowData>({ columns, rows, total, paginatio
     manualPagination: true,
     rowCount: total,
     state: { pagination },
-    onPaginationChange: (updater: Updater<PaginationState>) => onPagination(typeof updater === "function" ? updater(pagination) : updater),
+    onPaginationChange: (updater: Updater<PaginationState>) =>
+      onPagination(typeof updater === "function" ? updater(pagination) : updater),
   });
   return (
     <div className="flex flex-col gap-2">

@@ -18,19 +18,36 @@ export function Pager<Row extends RowData>({ table, total, pageSizes }: PagerPro
         <Trans>{total} in total</Trans>
       </span>
       <div className="join">
-        <button type="button" className="btn btn-sm join-item" aria-label={t`Previous page`} disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()}>
+        <button
+          type="button"
+          className="btn btn-sm join-item"
+          aria-label={t`Previous page`}
+          disabled={!table.getCanPreviousPage()}
+          onClick={() => table.previousPage()}
+        >
           «
         </button>
         <span className="btn btn-sm join-item pointer-events-none" data-testid="page-number">
           {pageIndex + 1} / {pages}
         </span>
-        <button type="button" className="btn btn-sm join-item" aria-label={t`Next page`} disabled={!table.getCanNextPage()} onClick={() => table.nextPage()}>
+        <button
+          type="button"
+          className="btn btn-sm join-item"
+          aria-label={t`Next page`}
+          disabled={!table.getCanNextPage()}
+          onClick={() => table.nextPage()}
+        >
           »
         </button>
       </div>
       {pageSizes && (
-        <select className="select select-sm w-28" aria-label={t`Page size`} data-testid="page-size" value={pageSize}
-          onChange={(e) => table.setPageSize(Number(e.currentTarget.value))}>
+        <select
+          className="select select-sm w-28"
+          aria-label={t`Page size`}
+          data-testid="page-size"
+          value={pageSize}
+          onChange={(e) => table.setPageSize(Number(e.currentTarget.value))}
+        >
           {pageSizes.map((size) => (
             <option key={size} value={size}>
               {t`${size} / page`}

@@ -20,8 +20,11 @@ interface SearchFormProps<Name extends string> {
 
 /** Filters of a list and its Search button; the list follows only on Search. */
 export function SearchForm<Name extends string>({ fields, onSearch, children, testId }: SearchFormProps<Name>) {
-  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f.name, ""])) as Record<Name, string>);
-  const change = (name: Name) => (e: { currentTarget: { value: string } }) => setValues({ ...values, [name]: e.currentTarget.value });
+  const [values, setValues] = useState(
+    () => Object.fromEntries(fields.map((f) => [f.name, ""])) as Record<Name, string>,
+  );
+  const change = (name: Name) => (e: { currentTarget: { value: string } }) =>
+    setValues({ ...values, [name]: e.currentTarget.value });
   const search = (e: FormEvent) => {
     e.preventDefault();
     onSearch(Object.fromEntries(Object.entries<string>(values).map(([k, v]) => [k, v.trim()])) as Record<Name, string>);
@@ -30,7 +33,14 @@ export function SearchForm<Name extends string>({ fields, onSearch, children, te
     <form onSubmit={search} className="flex flex-wrap gap-2 items-end" data-testid={testId}>
       {fields.map((f) =>
         f.options ? (
-          <select key={f.name} className="select w-40" name={f.name} aria-label={f.placeholder} value={values[f.name]} onChange={change(f.name)}>
+          <select
+            key={f.name}
+            className="select w-40"
+            name={f.name}
+            aria-label={f.placeholder}
+            value={values[f.name]}
+            onChange={change(f.name)}
+          >
             <option value="">{f.placeholder}</option>
             {f.options.map((option) => (
               <option key={option} value={option}>
@@ -39,7 +49,14 @@ export function SearchForm<Name extends string>({ fields, onSearch, children, te
             ))}
           </select>
         ) : (
-          <input key={f.name} className="input w-64 max-tablet:w-full" name={f.name} placeholder={f.placeholder} value={values[f.name]} onChange={change(f.name)} />
+          <input
+            key={f.name}
+            className="input w-64 max-tablet:w-full"
+            name={f.name}
+            placeholder={f.placeholder}
+            value={values[f.name]}
+            onChange={change(f.name)}
+          />
         ),
       )}
       <button type="submit" className="btn">

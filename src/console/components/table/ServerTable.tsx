@@ -13,8 +13,16 @@ interface ServerTableProps<Row extends RowData> {
 
 /** A server-paged list with the page sizes of spec §9 (10, 20, 50, 100). */
 export const ServerTable = <Row extends RowData>({ page, rows, columns, rowId, testId }: ServerTableProps<Row>) => (
-  <DataTable columns={columns} rows={rows} total={page.total} pagination={page.pagination} onPagination={page.onPagination} rowId={rowId}
-    pageSizes={PAGE_SIZE_CHOICES} testId={testId} />
+  <DataTable
+    columns={columns}
+    rows={rows}
+    total={page.total}
+    pagination={page.pagination}
+    onPagination={page.onPagination}
+    rowId={rowId}
+    pageSizes={PAGE_SIZE_CHOICES}
+    testId={testId}
+  />
 );
 
 export const idOfRow = (row: { id: number }) => String(row.id);

@@ -1,4 +1,11 @@
-import { createColumnHelper, rowPaginationFeature, tableFeatures, type ColumnDef, type PaginationState, type RowData } from "@tanstack/react-table";
+import {
+  createColumnHelper,
+  rowPaginationFeature,
+  tableFeatures,
+  type ColumnDef,
+  type PaginationState,
+  type RowData,
+} from "@tanstack/react-table";
 
 /** Every table of the console gets one page of rows (from the server, or sliced locally) and its total. */
 export const pagedFeatures = tableFeatures({ rowPaginationFeature });

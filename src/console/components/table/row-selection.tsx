@@ -15,17 +15,33 @@ export function useRowSelection<Row extends RowData>(rows: Row[], idOf: (row: Ro
   const key = `${pageIds.join(",")}|${ids.join(",")}`;
 
   const column = useMemo(() => {
-    const toggle = (id: number) => setTicked((set) => (set.has(id) ? new Set([...set].filter((x) => x !== id)) : new Set([...set, id])));
+    const toggle = (id: number) =>
+      setTicked((set) => (set.has(id) ? new Set([...set].filter((x) => x !== id)) : new Set([...set, id])));
     return columnsFor<Row>().display({
       id: "select",
       header: () => (
-        <input type="checkbox" className="checkbox checkbox-sm" aria-label={t`Select all`} data-testid="select-all" checked={allTicked}
-          onChange={() => setTicked(allTicked ? new Set() : new Set(pageIds))} />
+        <input
+          type="checkbox"
+          className="checkbox checkbox-sm"
+          aria-label={t`Select all`}
+          data-testid="select-all"
+          checked={allTicked}
+          onChange={() => setTicked(allTicked ? new Set() : new Set(pageIds))}
+        />
       ),
       cell: ({ row }) => {
         const id = idOf(row.original);
         if (id === undefined) return null;
-        return <input type="checkbox" className="checkbox checkbox-sm" aria-label={t`Select`} data-testid="select-row" checked={ticked.has(id)} onChange={() => toggle(id)} />;
+        return (
+          <input
+            type="checkbox"
+            className="checkbox checkbox-sm"
+            aria-label={t`Select`}
+            data-testid="select-row"
+            checked={ticked.has(id)}
+            onChange={() => toggle(id)}
+          />
+        );
       },
     });
     // `key` stands for the page's ids and the ticked ones.
@@ -35,5 +51,8 @@ export function useRowSelection<Row extends RowData>(rows: Row[], idOf: (row: Ro
 }
 
 /** `columns` with the selection column first when `on`. */
-export const withSelection = <Row extends RowData>(on: boolean, selection: { column: PagedColumns<Row>[number] }, columns: PagedColumns<Row>) =>
-  on ? [selection.column, ...columns] : columns;
+export const withSelection = <Row extends RowData>(
+  on: boolean,
+  selection: { column: PagedColumns<Row>[number] },
+  columns: PagedColumns<Row>,
+) => (on ? [selection.column, ...columns] : columns);

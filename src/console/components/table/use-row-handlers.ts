@@ -17,7 +17,11 @@ export function useRowHandlers<Row extends { id: number }>({ patchRow, reload }:
   const [editing, setEditing] = useState<Row | "new" | null>(null);
   const handlers = useMemo<RowHandlers<Row>>(
     () => ({
-      onChanged: (changed) => patchRow((row) => row.id === changed.id, () => changed),
+      onChanged: (changed) =>
+        patchRow(
+          (row) => row.id === changed.id,
+          () => changed,
+        ),
       onReload: () => void reload(),
       onEdit: setEditing,
     }),

@@ -39,5 +39,13 @@ export function useServerPage<Row>(url: (page: number, size: number) => string) 
       setPage((p) => ({ ...p, items: p.items.map((row) => (match(row) ? change(row) : row)) })),
     [],
   );
-  return { rows: page.items, total: page.total, pagination, onPagination, reload: load, patchRow, firstPage: () => setPageIndex(0) };
+  return {
+    rows: page.items,
+    total: page.total,
+    pagination,
+    onPagination,
+    reload: load,
+    patchRow,
+    firstPage: () => setPageIndex(0),
+  };
 }

@@ -26,7 +26,10 @@ export function Login() {
     if (!username.trim() || !password) return toast.error(t`Please enter your username and password`);
     if (!human.passed()) return;
     setBusy(true);
-    const reply = await api.post<LocalUser>(`/api/user/login${query({ turnstile: human.token })}`, { username: username.trim(), password });
+    const reply = await api.post<LocalUser>(`/api/user/login${query({ turnstile: human.token })}`, {
+      username: username.trim(),
+      password,
+    });
     setBusy(false);
     if (!reply.ok) return;
     currentUser.value = reply.data;
@@ -42,15 +45,32 @@ export function Login() {
         </div>
       )}
       <form onSubmit={submit} className="flex flex-col gap-1" data-testid="login-form">
-        <TextField label={t`Username or email`} name="username" value={username} onChange={setUsername} autoComplete="username" />
-        <TextField label={t`Password`} name="password" type="password" value={password} onChange={setPassword} autoComplete="current-password" />
+        <TextField
+          label={t`Username or email`}
+          name="username"
+          value={username}
+          onChange={setUsername}
+          autoComplete="username"
+        />
+        <TextField
+          label={t`Password`}
+          name="password"
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+        />
         {isFactoryDefault(username, password) && (
           <div role="alert" className="alert alert-warning" data-testid="default-password-warning">
-            <Trans>You are using the factory default password of the super administrator; change it right after signing in.</Trans>
+            <Trans>
+              You are using the factory default password of the super administrator; change it right after signing in.
+            </Trans>
           </div>
         )}
         {human.widget}
-        <SubmitButton disabled={busy}><Trans>Sign in</Trans></SubmitButton>
+        <SubmitButton disabled={busy}>
+          <Trans>Sign in</Trans>
+        </SubmitButton>
       </form>
       <div className="flex justify-between text-sm mt-2">
         <Link href="/register" className="link">

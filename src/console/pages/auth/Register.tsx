@@ -31,12 +31,18 @@ export function Register() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!form.username.trim() || !form.password) return toast.error(t`Please enter your username and password`);
-    if (form.password.length < PASSWORD_MIN) return toast.error(t`The password must be at least ${PASSWORD_MIN} characters`);
+    if (form.password.length < PASSWORD_MIN)
+      return toast.error(t`The password must be at least ${PASSWORD_MIN} characters`);
     if (form.password !== form.password2) return toast.error(t`The two passwords do not match`);
-    if (verifyEmail && (!form.email.trim() || !form.verification_code)) return toast.error(t`Please enter your email and the verification code`);
+    if (verifyEmail && (!form.email.trim() || !form.verification_code))
+      return toast.error(t`Please enter your email and the verification code`);
     if (!human.passed()) return;
     setBusy(true);
-    const reply = await api.post(`/api/user/register${query({ turnstile: human.token })}`, { ...form, username: form.username.trim(), aff_code: inviteCode() });
+    const reply = await api.post(`/api/user/register${query({ turnstile: human.token })}`, {
+      ...form,
+      username: form.username.trim(),
+      aff_code: inviteCode(),
+    });
     setBusy(false);
     if (!reply.ok) return;
     toast.success(t`Registered, please sign in`);
@@ -51,16 +57,44 @@ export function Register() {
         </div>
       )}
       <form onSubmit={submit} className="flex flex-col gap-1" data-testid="register-form">
-        <TextField label={t`Username`} name="username" value={form.username} onChange={set("username")} hint={t`At most ${USERNAME_MAX} characters`} autoComplete="username" />
-        <TextField label={t`Password`} name="password" type="password" value={form.password} onChange={set("password")}
-          hint={t`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`} autoComplete="new-password" />
-        <TextField label={t`Confirm password`} name="password2" type="password" value={form.password2} onChange={set("password2")} autoComplete="new-password" />
+        <TextField
+          label={t`Username`}
+          name="username"
+          value={form.username}
+          onChange={set("username")}
+          hint={t`At most ${USERNAME_MAX} characters`}
+          autoComplete="username"
+        />
+        <TextField
+          label={t`Password`}
+          name="password"
+          type="password"
+          value={form.password}
+          onChange={set("password")}
+          hint={t`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
+          autoComplete="new-password"
+        />
+        <TextField
+          label={t`Confirm password`}
+          name="password2"
+          type="password"
+          value={form.password2}
+          onChange={set("password2")}
+          autoComplete="new-password"
+        />
         {verifyEmail && (
-          <EmailCodeFields email={form.email} code={form.verification_code} onEmail={set("email")} onCode={set("verification_code")}
-            turnstile={() => human.passed() && human.token} />
+          <EmailCodeFields
+            email={form.email}
+            code={form.verification_code}
+            onEmail={set("email")}
+            onCode={set("verification_code")}
+            turnstile={() => human.passed() && human.token}
+          />
         )}
         {human.widget}
-        <SubmitButton disabled={busy}><Trans>Sign up</Trans></SubmitButton>
+        <SubmitButton disabled={busy}>
+          <Trans>Sign up</Trans>
+        </SubmitButton>
       </form>
       <div className="text-sm mt-2">
         <Link href="/login" className="link">

@@ -25,8 +25,19 @@ export function ResetConfirm() {
     <AuthCard title={<Trans>Confirm password reset</Trans>}>
       <TextField label={t`Email`} name="email" value={email} onChange={() => undefined} disabled />
       {password ? (
-        <TextField label={t`New password`} name="new-password" value={password} onChange={() => undefined}
-          addon={<button type="button" className="btn join-item" onClick={() => copyText(password, t`The new password is copied to the clipboard`)}>{t`Copy`}</button>} />
+        <TextField
+          label={t`New password`}
+          name="new-password"
+          value={password}
+          onChange={() => undefined}
+          addon={
+            <button
+              type="button"
+              className="btn join-item"
+              onClick={() => copyText(password, t`The new password is copied to the clipboard`)}
+            >{t`Copy`}</button>
+          }
+        />
       ) : (
         <button type="button" className="btn btn-primary mt-3" disabled={!email || !token} onClick={confirm}>
           <Trans>Reset my password</Trans>

@@ -29,7 +29,9 @@ export function ResetRequest() {
       <form onSubmit={submit} className="flex flex-col gap-1" data-testid="reset-form">
         <TextField label={t`Email`} name="email" type="email" value={email} onChange={setEmail} />
         {human.widget}
-        <SubmitButton disabled={wait.running}>{wait.running ? t`Resend (${wait.left})` : t`Send reset mail`}</SubmitButton>
+        <SubmitButton disabled={wait.running}>
+          {wait.running ? t`Resend (${wait.left})` : t`Send reset mail`}
+        </SubmitButton>
       </form>
     </AuthCard>
   );

@@ -39,8 +39,22 @@ export function Setup() {
       </p>
       <form onSubmit={submit} className="flex flex-col gap-1" data-testid="setup-form">
         <TextField label={t`Administrator username`} name="username" value={username} onChange={setUsername} />
-        <TextField label={t`Password`} name="password" type="password" value={password} onChange={setPassword} autoComplete="new-password" />
-        <TextField label={t`Confirm password`} name="confirmPassword" type="password" value={confirmPassword} onChange={setConfirm} autoComplete="new-password" />
+        <TextField
+          label={t`Password`}
+          name="password"
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="new-password"
+        />
+        <TextField
+          label={t`Confirm password`}
+          name="confirmPassword"
+          type="password"
+          value={confirmPassword}
+          onChange={setConfirm}
+          autoComplete="new-password"
+        />
         <SubmitButton>
           <Trans>Initialize</Trans>
         </SubmitButton>

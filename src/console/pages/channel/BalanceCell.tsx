@@ -5,7 +5,13 @@ import { showQuota } from "../../state/status";
 import { toast } from "../../state/toasts";
 
 /** Used quota and the upstream balance (USD); clicking the balance asks the upstream again. */
-export function BalanceCell({ channel, onChanged }: { channel: ChannelView; onChanged: (channel: ChannelView) => void }) {
+export function BalanceCell({
+  channel,
+  onChanged,
+}: {
+  channel: ChannelView;
+  onChanged: (channel: ChannelView) => void;
+}) {
   const { t } = useLingui();
   const update = async () => {
     const reply = await api.get<ChannelView>(`/api/channel/update_balance/${channel.id}`);
@@ -18,7 +24,13 @@ export function BalanceCell({ channel, onChanged }: { channel: ChannelView; onCh
       <span className="badge badge-sm badge-outline" title={t`Used`}>
         {showQuota(channel.used_quota)}
       </span>
-      <button type="button" className="badge badge-sm badge-ghost cursor-pointer hover:badge-primary" data-action="balance" title={t`Remaining balance; click to update`} onClick={update}>
+      <button
+        type="button"
+        className="badge badge-sm badge-ghost cursor-pointer hover:badge-primary"
+        data-action="balance"
+        title={t`Remaining balance; click to update`}
+        onClick={update}
+      >
         ${channel.balance.toFixed(2)}
       </button>
     </div>

@@ -17,7 +17,11 @@ export function BatchBar({ ids, onDone }: BatchBarProps) {
   const [tag, setTag] = useState("");
   const ask = (what: "delete" | "tag") => {
     if (ids.length > 0) return setOpen(what);
-    toast.error(what === "delete" ? t`Please select the channels to delete first!` : t`Please select the channels to set a tag for first!`);
+    toast.error(
+      what === "delete"
+        ? t`Please select the channels to delete first!`
+        : t`Please select the channels to set a tag for first!`,
+    );
   };
   const finish = (message: string) => {
     toast.success(message);
@@ -39,7 +43,12 @@ export function BatchBar({ ids, onDone }: BatchBarProps) {
       <span className="text-sm">
         <Trans>{ids.length} selected</Trans>
       </span>
-      <button type="button" className="btn btn-sm btn-error" data-action="delete-selected" onClick={() => ask("delete")}>
+      <button
+        type="button"
+        className="btn btn-sm btn-error"
+        data-action="delete-selected"
+        onClick={() => ask("delete")}
+      >
         <Trans>Delete selected</Trans>
       </button>
       <button type="button" className="btn btn-sm" data-action="tag-selected" onClick={() => ask("tag")}>
@@ -51,8 +60,19 @@ export function BatchBar({ ids, onDone }: BatchBarProps) {
         </ConfirmDialog>
       )}
       {open === "tag" && (
-        <ConfirmDialog title={<Trans>Set a tag on {ids.length} channels</Trans>} onCancel={() => setOpen(null)} onConfirm={setTagOnAll}>
-          <input className="input w-full" name="batch_tag" placeholder={t`Tag`} value={tag} onChange={(e) => setTag(e.currentTarget.value)} autoFocus />
+        <ConfirmDialog
+          title={<Trans>Set a tag on {ids.length} channels</Trans>}
+          onCancel={() => setOpen(null)}
+          onConfirm={setTagOnAll}
+        >
+          <input
+            className="input w-full"
+            name="batch_tag"
+            placeholder={t`Tag`}
+            value={tag}
+            onChange={(e) => setTag(e.currentTarget.value)}
+            autoFocus
+          />
         </ConfirmDialog>
       )}
     </div>

@@ -12,7 +12,12 @@ import { splitList } from "./channel-list";
 export type ChannelRowHandlers = RowHandlers<ChannelView>;
 
 /** Test (default model, or one from the menu), enable/disable, edit, copy, delete. */
-export function ChannelActions({ channel, onChanged, onReload, onEdit }: { channel: ChannelView } & ChannelRowHandlers) {
+export function ChannelActions({
+  channel,
+  onChanged,
+  onReload,
+  onEdit,
+}: { channel: ChannelView } & ChannelRowHandlers) {
   const { t } = useLingui();
   const [testing, setTesting] = useState(false);
   const enabled = channel.status === ChannelStatus.Enabled;
@@ -24,7 +29,9 @@ export function ChannelActions({ channel, onChanged, onReload, onEdit }: { chann
     if (after) onChanged(after);
   };
   const toggle = async () => {
-    const after = await patchChannel(channel.id, { status: enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled });
+    const after = await patchChannel(channel.id, {
+      status: enabled ? ChannelStatus.ManuallyDisabled : ChannelStatus.Enabled,
+    });
     if (!after) return;
     toast.success(enabled ? t`Channel disabled` : t`Channel enabled`);
     onChanged(after);
@@ -41,22 +48,42 @@ export function ChannelActions({ channel, onChanged, onReload, onEdit }: { chann
     toast.success(t`Channel deleted`);
     onReload();
   };
-  const models = splitList(channel.models).map((model) => ({ key: model, label: model, onSelect: () => void test(model) }));
+  const models = splitList(channel.models).map((model) => ({
+    key: model,
+    label: model,
+    onSelect: () => void test(model),
+  }));
 
   return (
     <div className="flex gap-1 items-center" data-testid={`channel-actions-${channel.id}`}>
       <div className="join">
-        <button type="button" className="btn btn-xs join-item" data-action="test" disabled={testing} onClick={() => test()}>
+        <button
+          type="button"
+          className="btn btn-xs join-item"
+          data-action="test"
+          disabled={testing}
+          onClick={() => test()}
+        >
           {testing ? <span className="loading loading-spinner loading-xs" /> : <Trans>Test</Trans>}
         </button>
-        <PopoverMenu className="btn btn-xs join-item" label="▾" title={t`Test with a model`} items={models} testId="test-models" />
+        <PopoverMenu
+          className="btn btn-xs join-item"
+          label="▾"
+          title={t`Test with a model`}
+          items={models}
+          testId="test-models"
+        />
       </div>
       <StatusToggle enabled={enabled} onClick={toggle} />
       <EditButton onClick={() => onEdit(channel)} />
       <button type="button" className="btn btn-xs" data-action="copy" onClick={copy}>
         <Trans>Copy</Trans>
       </button>
-      <DeleteButton title={<Trans>Delete channel</Trans>} question={<Trans>Delete channel {channel.name}? This cannot be undone.</Trans>} onConfirm={remove} />
+      <DeleteButton
+        title={<Trans>Delete channel</Trans>}
+        question={<Trans>Delete channel {channel.name}? This cannot be undone.</Trans>}
+        onConfirm={remove}
+      />
     </div>
   );
 }

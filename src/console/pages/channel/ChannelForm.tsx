@@ -26,10 +26,14 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
   const [draft, setDraft] = useState<ChannelDraft | null>(creating ? NEW_CHANNEL : null);
   const [batch, setBatch] = useState(false);
   useEffect(() => {
-    if (id !== undefined) void api.get<ChannelView>(`/api/channel/${id}`).then((reply) => reply.ok && setDraft(draftOf(reply.data)));
+    if (id !== undefined)
+      void api.get<ChannelView>(`/api/channel/${id}`).then((reply) => reply.ok && setDraft(draftOf(reply.data)));
   }, [id]);
   if (!draft) return <span className="loading loading-spinner" />;
-  const set = <K extends keyof ChannelDraft>(key: K) => (value: ChannelDraft[K]) => setDraft((d) => d && { ...d, [key]: value });
+  const set =
+    <K extends keyof ChannelDraft>(key: K) =>
+    (value: ChannelDraft[K]) =>
+      setDraft((d) => d && { ...d, [key]: value });
 
   const changeType = async (value: string) => {
     const type = Number(value);
@@ -45,33 +49,93 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
       ? await api.post<ChannelView | ChannelView[]>("/api/channel/", { mode: batch ? "batch" : "single", channel })
       : await api.put<ChannelView>("/api/channel/", { id, ...channel });
     if (!reply.ok) return;
-    toast.success(Array.isArray(reply.data) ? t`${reply.data.length} channels created` : creating ? t`Channel created` : t`Channel updated`);
+    toast.success(
+      Array.isArray(reply.data)
+        ? t`${reply.data.length} channels created`
+        : creating
+          ? t`Channel created`
+          : t`Channel updated`,
+    );
     onSaved();
   };
   const facts = CHANNEL_TYPES.get(draft.type);
-  const baseUrlHint = facts?.baseUrlIsFullAddress ? t`The full address requests are sent to` : t`Leave blank for the type's default address`;
+  const baseUrlHint = facts?.baseUrlIsFullAddress
+    ? t`The full address requests are sent to`
+    : t`Leave blank for the type's default address`;
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-1" data-testid="channel-form">
-      <SelectField label={t`Type`} name="type" value={String(draft.type)} options={TYPE_OPTIONS} onChange={changeType} />
+      <SelectField
+        label={t`Type`}
+        name="type"
+        value={String(draft.type)}
+        options={TYPE_OPTIONS}
+        onChange={changeType}
+      />
       <TextField label={t`Name`} name="name" value={draft.name} onChange={set("name")} />
-      <TextField label={t`Base URL`} name="base_url" value={draft.base_url} onChange={set("base_url")} placeholder={facts?.baseUrl || "https://"}
-        hint={baseUrlHint} />
+      <TextField
+        label={t`Base URL`}
+        name="base_url"
+        value={draft.base_url}
+        onChange={set("base_url")}
+        placeholder={facts?.baseUrl || "https://"}
+        hint={baseUrlHint}
+      />
       <TypeFields draft={draft} set={set} />
-      <TextArea label={t`Key`} name="key" value={draft.key} onChange={set("key")} rows={batch ? 6 : 2} monospace
-        placeholder={creating ? (batch ? t`One key per line` : t`The upstream's key`) : t`Leave blank to keep the stored key`}
-        hint={facts?.keyIsServiceAccount ? t`The service account's JSON key` : undefined} />
-      {creating && <Toggle label={t`Batch create: one channel per key line`} name="batch" checked={batch} onChange={setBatch} />}
+      <TextArea
+        label={t`Key`}
+        name="key"
+        value={draft.key}
+        onChange={set("key")}
+        rows={batch ? 6 : 2}
+        monospace
+        placeholder={
+          creating ? (batch ? t`One key per line` : t`The upstream's key`) : t`Leave blank to keep the stored key`
+        }
+        hint={facts?.keyIsServiceAccount ? t`The service account's JSON key` : undefined}
+      />
+      {creating && (
+        <Toggle label={t`Batch create: one channel per key line`} name="batch" checked={batch} onChange={setBatch} />
+      )}
       <GroupPicker groups={draft.groups} onChange={set("groups")} />
-      <ModelPicker models={draft.models} onChange={set("models")} source={{ id, type: draft.type, base_url: draft.base_url, key: draft.key }} />
-      <TextField label={t`Test model`} name="test_model" value={draft.test_model} onChange={set("test_model")} hint={t`Leave blank to test with the first model`} />
+      <ModelPicker
+        models={draft.models}
+        onChange={set("models")}
+        source={{ id, type: draft.type, base_url: draft.base_url, key: draft.key }}
+      />
+      <TextField
+        label={t`Test model`}
+        name="test_model"
+        value={draft.test_model}
+        onChange={set("test_model")}
+        hint={t`Leave blank to test with the first model`}
+      />
       <JsonFields draft={draft} set={set} />
       <div className="grid grid-cols-3 gap-2">
         <TextField label={t`Tag`} name="tag" value={draft.tag} onChange={set("tag")} />
-        <TextField label={t`Priority`} name="priority" type="number" step="1" value={draft.priority} onChange={set("priority")} />
-        <TextField label={t`Weight`} name="weight" type="number" step="1" value={draft.weight} onChange={set("weight")} />
+        <TextField
+          label={t`Priority`}
+          name="priority"
+          type="number"
+          step="1"
+          value={draft.priority}
+          onChange={set("priority")}
+        />
+        <TextField
+          label={t`Weight`}
+          name="weight"
+          type="number"
+          step="1"
+          value={draft.weight}
+          onChange={set("weight")}
+        />
       </div>
-      <Toggle label={t`Disable automatically on failure`} name="auto_ban" checked={draft.auto_ban} onChange={set("auto_ban")} />
+      <Toggle
+        label={t`Disable automatically on failure`}
+        name="auto_ban"
+        checked={draft.auto_ban}
+        onChange={set("auto_ban")}
+      />
       <TextField label={t`Remark`} name="remark" value={draft.remark} onChange={set("remark")} />
       <SubmitOrCancel submit={<Trans>Submit</Trans>} onCancel={onCancel} />
     </form>

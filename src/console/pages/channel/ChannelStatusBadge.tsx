@@ -6,9 +6,12 @@ import { disableReasonOf, formatDuration, responseTone } from "./channel-rules";
 /** Enabled, disabled, or auto-disabled with the reason and time from other_info as a tooltip. */
 export function ChannelStatusBadge({ channel }: { channel: Pick<ChannelView, "status" | "other_info"> }) {
   const { t } = useLingui();
-  if (channel.status === ChannelStatus.Enabled) return <span className="badge badge-sm badge-success whitespace-nowrap" data-status="1">{t`Enabled`}</span>;
-  if (channel.status === ChannelStatus.ManuallyDisabled) return <span className="badge badge-sm badge-error whitespace-nowrap" data-status="2">{t`Disabled`}</span>;
-  if (channel.status !== ChannelStatus.AutoDisabled) return <span className="badge badge-sm badge-ghost">{t`Unknown status`}</span>;
+  if (channel.status === ChannelStatus.Enabled)
+    return <span className="badge badge-sm badge-success whitespace-nowrap" data-status="1">{t`Enabled`}</span>;
+  if (channel.status === ChannelStatus.ManuallyDisabled)
+    return <span className="badge badge-sm badge-error whitespace-nowrap" data-status="2">{t`Disabled`}</span>;
+  if (channel.status !== ChannelStatus.AutoDisabled)
+    return <span className="badge badge-sm badge-ghost">{t`Unknown status`}</span>;
   const info = disableReasonOf(channel.other_info);
   const tip = info ? t`Reason: ${info.reason}; at ${formatDateTime(info.time)}` : t`Disabled automatically`;
   return (

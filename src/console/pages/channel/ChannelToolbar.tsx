@@ -27,11 +27,24 @@ export function ChannelToolbar({ modes, onMode, onAdd, onReload }: ChannelToolba
     toast.success(done(reply.data));
     onReload();
   };
-  const testAll = run(() => api.get("/api/channel/test"), () => t`Testing all channels in the background; refresh to see the results`);
-  const balances = run(() => api.get("/api/channel/update_balance"),
-    (d: { updated: number; failed: number; unsupported: number }) => t`Balances: ${d.updated} updated, ${d.failed} failed, ${d.unsupported} not supported by their type`);
-  const deleteDisabled = run(() => api.delete("/api/channel/disabled"), (n: number) => t`Deleted ${n} disabled channels`);
-  const repair = run(() => api.post("/api/channel/fix"), (d: { channels: number; abilities: number }) => t`Repaired: ${d.abilities} abilities rebuilt from ${d.channels} channels`);
+  const testAll = run(
+    () => api.get("/api/channel/test"),
+    () => t`Testing all channels in the background; refresh to see the results`,
+  );
+  const balances = run(
+    () => api.get("/api/channel/update_balance"),
+    (d: { updated: number; failed: number; unsupported: number }) =>
+      t`Balances: ${d.updated} updated, ${d.failed} failed, ${d.unsupported} not supported by their type`,
+  );
+  const deleteDisabled = run(
+    () => api.delete("/api/channel/disabled"),
+    (n: number) => t`Deleted ${n} disabled channels`,
+  );
+  const repair = run(
+    () => api.post("/api/channel/fix"),
+    (d: { channels: number; abilities: number }) =>
+      t`Repaired: ${d.abilities} abilities rebuilt from ${d.channels} channels`,
+  );
   const toggles: [keyof ToolbarModes, string][] = [
     ["idSort", t`Sort by ID`],
     ["tagMode", t`Group by tag`],
@@ -48,12 +61,23 @@ export function ChannelToolbar({ modes, onMode, onAdd, onReload }: ChannelToolba
       <button type="button" className="btn btn-sm" data-action="update-balances" onClick={balances}>
         <Trans>Update all balances</Trans>
       </button>
-      <ConfirmButton className="btn btn-sm btn-error btn-outline" action="delete-disabled" danger onConfirm={deleteDisabled}
-        title={<Trans>Delete disabled channels</Trans>} question={<Trans>Delete every manually or automatically disabled channel? This cannot be undone.</Trans>}>
+      <ConfirmButton
+        className="btn btn-sm btn-error btn-outline"
+        action="delete-disabled"
+        danger
+        onConfirm={deleteDisabled}
+        title={<Trans>Delete disabled channels</Trans>}
+        question={<Trans>Delete every manually or automatically disabled channel? This cannot be undone.</Trans>}
+      >
         <Trans>Delete disabled channels</Trans>
       </ConfirmButton>
-      <ConfirmButton className="btn btn-sm" action="fix" onConfirm={repair} title={<Trans>Repair database consistency</Trans>}
-        question={<Trans>Rebuild the routing abilities of every channel from the channels?</Trans>}>
+      <ConfirmButton
+        className="btn btn-sm"
+        action="fix"
+        onConfirm={repair}
+        title={<Trans>Repair database consistency</Trans>}
+        question={<Trans>Rebuild the routing abilities of every channel from the channels?</Trans>}
+      >
         <Trans>Repair database</Trans>
       </ConfirmButton>
       <button type="button" className="btn btn-sm" data-action="refresh" onClick={onReload}>

@@ -9,7 +9,15 @@ import { useServerPage } from "../../components/table/use-server-page";
 import { persistedSignal } from "../../state/persisted";
 import { BatchBar } from "./BatchBar";
 import { useChannelColumns, type ChannelTableHandlers } from "./channel-columns";
-import { channelIdOf, channelListUrl, rowKey, rowsOf, withChannel, type ChannelFilter, type ListedChannel } from "./channel-list";
+import {
+  channelIdOf,
+  channelListUrl,
+  rowKey,
+  rowsOf,
+  withChannel,
+  type ChannelFilter,
+  type ListedChannel,
+} from "./channel-list";
 import { ChannelForm } from "./ChannelForm";
 import { ChannelSearch } from "./ChannelSearch";
 import { ChannelToolbar, type ToolbarModes } from "./ChannelToolbar";
@@ -33,13 +41,21 @@ export default function ChannelsPage() {
   const selection = useRowSelection(rows, channelIdOf);
   const { patchRow, reload } = page;
 
-  const handlers = useMemo<ChannelTableHandlers>(() => ({
-    onChanged: (channel) => patchRow(() => true, (item) => withChannel(item, channel)),
-    onReload: () => void reload(),
-    onEdit: setEditing,
-    onEditTag: setTagEditing,
-    onToggleTag: (tag) => setOpened((set) => (set.has(tag) ? new Set([...set].filter((x) => x !== tag)) : new Set([...set, tag]))),
-  }), [patchRow, reload]);
+  const handlers = useMemo<ChannelTableHandlers>(
+    () => ({
+      onChanged: (channel) =>
+        patchRow(
+          () => true,
+          (item) => withChannel(item, channel),
+        ),
+      onReload: () => void reload(),
+      onEdit: setEditing,
+      onEditTag: setTagEditing,
+      onToggleTag: (tag) =>
+        setOpened((set) => (set.has(tag) ? new Set([...set].filter((x) => x !== tag)) : new Set([...set, tag]))),
+    }),
+    [patchRow, reload],
+  );
   const columns = withSelection(modes.batch, selection, useChannelColumns(handlers));
 
   const setMode = (which: keyof ToolbarModes, on: boolean) => {
@@ -55,24 +71,48 @@ export default function ChannelsPage() {
 
   return (
     <div className="flex flex-col gap-3" data-testid="channels-page">
-      <ChannelSearch onSearch={(next) => {
+      <ChannelSearch
+        onSearch={(next) => {
           page.firstPage();
           setFilter(next);
-        }} />
-      <ChannelToolbar modes={{ ...mode, batch: modes.batch }} onMode={setMode} onAdd={() => setEditing("new")} onReload={handlers.onReload} />
+        }}
+      />
+      <ChannelToolbar
+        modes={{ ...mode, batch: modes.batch }}
+        onMode={setMode}
+        onAdd={() => setEditing("new")}
+        onReload={handlers.onReload}
+      />
       {modes.batch && (
-        <BatchBar ids={selection.ids} onDone={() => {
+        <BatchBar
+          ids={selection.ids}
+          onDone={() => {
             selection.clear();
             void reload();
-          }} />
+          }}
+        />
       )}
       <ServerTable page={page} rows={rows} columns={columns} rowId={rowKey} testId="channels-table" />
       {editing && (
-        <SidePanel title={editing === "new" ? <Trans>Add channel</Trans> : <Trans>Edit channel</Trans>} onClose={() => setEditing(null)}>
-          <ChannelForm id={editing === "new" ? undefined : editing.id} onSaved={closeAndReload} onCancel={() => setEditing(null)} />
+        <SidePanel
+          title={editing === "new" ? <Trans>Add channel</Trans> : <Trans>Edit channel</Trans>}
+          onClose={() => setEditing(null)}
+        >
+          <ChannelForm
+            id={editing === "new" ? undefined : editing.id}
+            onSaved={closeAndReload}
+            onCancel={() => setEditing(null)}
+          />
         </SidePanel>
       )}
-      {tagEditing && <TagEditDialog tag={tagEditing.tag} channels={tagEditing.channels} onClose={() => setTagEditing(null)} onSaved={closeAndReload} />}
+      {tagEditing && (
+        <TagEditDialog
+          tag={tagEditing.tag}
+          channels={tagEditing.channels}
+          onClose={() => setTagEditing(null)}
+          onSaved={closeAndReload}
+        />
+      )}
     </div>
   );
 }

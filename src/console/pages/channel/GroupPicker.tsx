@@ -7,13 +7,21 @@ export function GroupPicker({ groups, onChange }: { groups: string[]; onChange: 
   const { t } = useLingui();
   const known = useApiData<string[]>("/api/group/");
   const offered = [...new Set([...(known.data ?? []), ...groups])];
-  const toggle = (group: string) => onChange(groups.includes(group) ? groups.filter((g) => g !== group) : [...groups, group]);
+  const toggle = (group: string) =>
+    onChange(groups.includes(group) ? groups.filter((g) => g !== group) : [...groups, group]);
   return (
     <Field label={t`Groups`}>
       <div className="flex flex-wrap gap-3" data-testid="groups">
         {offered.map((group) => (
           <label key={group} className="label cursor-pointer gap-1 text-base-content">
-            <input type="checkbox" className="checkbox checkbox-sm" name="groups" value={group} checked={groups.includes(group)} onChange={() => toggle(group)} />
+            <input
+              type="checkbox"
+              className="checkbox checkbox-sm"
+              name="groups"
+              value={group}
+              checked={groups.includes(group)}
+              onChange={() => toggle(group)}
+            />
             {group}
           </label>
         ))}

@@ -38,10 +38,18 @@ export function InlineNumber({ value, name, label, parse, onSave }: InlineNumber
     setText(String(before));
   };
   return (
-    <input className="input input-xs w-16" type="number" step="1" name={name} aria-label={label} value={text}
-      onChange={(e) => setText(e.currentTarget.value)} onBlur={commit}
+    <input
+      className="input input-xs w-16"
+      type="number"
+      step="1"
+      name={name}
+      aria-label={label}
+      value={text}
+      onChange={(e) => setText(e.currentTarget.value)}
+      onBlur={commit}
       onKeyDown={(e) => {
         if (e.key === "Enter") e.currentTarget.blur();
-      }} />
+      }}
+    />
   );
 }

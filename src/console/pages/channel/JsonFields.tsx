@@ -26,15 +26,29 @@ export function JsonFields({ draft, set }: JsonFieldsProps) {
   return (
     <>
       {fields.map(([key, label, hint]) => (
-        <TextArea key={key} label={label} name={key} value={draft[key]} onChange={set(key)} rows={3} monospace placeholder={TEMPLATES[key]}
+        <TextArea
+          key={key}
+          label={label}
+          name={key}
+          value={draft[key]}
+          onChange={set(key)}
+          rows={3}
+          monospace
+          placeholder={TEMPLATES[key]}
           hint={
             <span className="flex gap-2">
               {hint}
-              <button type="button" className="link link-primary" data-action={`template-${key}`} onClick={() => set(key)(TEMPLATES[key])}>
+              <button
+                type="button"
+                className="link link-primary"
+                data-action={`template-${key}`}
+                onClick={() => set(key)(TEMPLATES[key])}
+              >
                 {t`Fill template`}
               </button>
             </span>
-          } />
+          }
+        />
       ))}
     </>
   );

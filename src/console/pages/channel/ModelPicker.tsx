@@ -49,11 +49,18 @@ export function ModelPicker({ models, onChange, source }: ModelPickerProps) {
   ];
   return (
     <Field label={t`Models (${models.length})`}>
-      <div className="flex flex-wrap gap-1 max-h-48 overflow-auto p-2 rounded-box bg-base-200 min-h-10" data-testid="models">
+      <div
+        className="flex flex-wrap gap-1 max-h-48 overflow-auto p-2 rounded-box bg-base-200 min-h-10"
+        data-testid="models"
+      >
         {models.map((model) => (
           <span key={model} className="badge badge-sm gap-1" data-model={model}>
             {model}
-            <button type="button" aria-label={t`Remove ${model}`} onClick={() => onChange(models.filter((m) => m !== model))}>
+            <button
+              type="button"
+              aria-label={t`Remove ${model}`}
+              onClick={() => onChange(models.filter((m) => m !== model))}
+            >
               ✕
             </button>
           </span>
@@ -68,13 +75,18 @@ export function ModelPicker({ models, onChange, source }: ModelPickerProps) {
         ))}
       </div>
       <div className="join w-full mt-1">
-        <input className="input input-sm join-item flex-1" name="custom_models" placeholder={t`Custom model names, comma separated`} value={custom}
+        <input
+          className="input input-sm join-item flex-1"
+          name="custom_models"
+          placeholder={t`Custom model names, comma separated`}
+          value={custom}
           onChange={(e) => setCustom(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key !== "Enter") return;
             e.preventDefault();
             addCustom();
-          }} />
+          }}
+        />
         <button type="button" className="btn btn-sm join-item" data-action="add-custom" onClick={addCustom}>
           <Trans>Add</Trans>
         </button>

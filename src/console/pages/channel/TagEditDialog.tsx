@@ -37,11 +37,37 @@ export function TagEditDialog({ tag, channels, onClose, onSaved }: TagEditDialog
   return (
     <ConfirmDialog title={<Trans>Edit tag {tag}</Trans>} onCancel={onClose} onConfirm={save}>
       <div className="flex flex-col gap-1" data-testid="tag-edit">
-        <TextField label={t`New tag`} name="new_tag" value={form.new_tag} onChange={set("new_tag")} hint={t`Leave blank to remove the tag from its channels`} />
-        <TextArea label={t`Models`} name="models" value={form.models} onChange={set("models")} rows={3} hint={t`Comma separated; replaces the models of every channel with the tag`} />
-        <TextField label={t`Groups`} name="groups" value={form.groups} onChange={set("groups")} hint={t`Comma separated`} />
-        <TextArea label={t`Model mapping (JSON)`} name="model_mapping" value={form.model_mapping} onChange={set("model_mapping")} rows={3} monospace
-          hint={t`Leave blank to keep each channel's own`} />
+        <TextField
+          label={t`New tag`}
+          name="new_tag"
+          value={form.new_tag}
+          onChange={set("new_tag")}
+          hint={t`Leave blank to remove the tag from its channels`}
+        />
+        <TextArea
+          label={t`Models`}
+          name="models"
+          value={form.models}
+          onChange={set("models")}
+          rows={3}
+          hint={t`Comma separated; replaces the models of every channel with the tag`}
+        />
+        <TextField
+          label={t`Groups`}
+          name="groups"
+          value={form.groups}
+          onChange={set("groups")}
+          hint={t`Comma separated`}
+        />
+        <TextArea
+          label={t`Model mapping (JSON)`}
+          name="model_mapping"
+          value={form.model_mapping}
+          onChange={set("model_mapping")}
+          rows={3}
+          monospace
+          hint={t`Leave blank to keep each channel's own`}
+        />
       </div>
     </ConfirmDialog>
   );

@@ -22,7 +22,12 @@ export function useOtherFields(): Record<number, OtherField> {
   };
   const fields: Record<number, OtherField> = {};
   for (const { id, other } of CHANNEL_TYPES.values()) {
-    if (other?.asked) fields[id] = { label: labels[other.meaning], placeholder: other.example, ...(other.optional && { optional: true }) };
+    if (other?.asked)
+      fields[id] = {
+        label: labels[other.meaning],
+        placeholder: other.example,
+        ...(other.optional && { optional: true }),
+      };
   }
   return fields;
 }
@@ -38,9 +43,23 @@ export function TypeFields({ draft, set }: TypeFieldsProps) {
   const other = useOtherFields()[draft.type];
   return (
     <>
-      {other && <TextField label={other.label} name="other" value={draft.other} onChange={set("other")} placeholder={other.placeholder} />}
+      {other && (
+        <TextField
+          label={other.label}
+          name="other"
+          value={draft.other}
+          onChange={set("other")}
+          placeholder={other.placeholder}
+        />
+      )}
       {CHANNEL_TYPES.get(draft.type)?.asksOrganization && (
-        <TextField label={t`Organization (optional)`} name="openai_organization" value={draft.openai_organization} onChange={set("openai_organization")} placeholder="org-…" />
+        <TextField
+          label={t`Organization (optional)`}
+          name="openai_organization"
+          value={draft.openai_organization}
+          onChange={set("openai_organization")}
+          placeholder="org-…"
+        />
       )}
     </>
   );

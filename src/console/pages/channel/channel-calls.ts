@@ -5,7 +5,10 @@ import { toast } from "../../state/toasts";
 import { formatDuration } from "./channel-rules";
 
 /** PUT /api/channel/ with the id and only the given fields (status, priority or weight); the channel as stored after. */
-export async function patchChannel(id: number, fields: Partial<Pick<ChannelView, "status" | "priority" | "weight">>): Promise<ChannelView | undefined> {
+export async function patchChannel(
+  id: number,
+  fields: Partial<Pick<ChannelView, "status" | "priority" | "weight">>,
+): Promise<ChannelView | undefined> {
   const reply = await api.put<ChannelView>("/api/channel/", { id, ...fields });
   return reply.ok ? reply.data : undefined;
 }
@@ -17,7 +20,9 @@ export async function testChannel(channel: ChannelView, model?: string): Promise
   const after = await api.get<ChannelView>(`/api/channel/${channel.id}`);
   if (!after.ok) return undefined;
   const time = formatDuration(after.data.response_time);
-  toast.success(model ? t`Channel ${channel.name} tested with ${model}: ${time}` : t`Channel ${channel.name} tested: ${time}`);
+  toast.success(
+    model ? t`Channel ${channel.name} tested with ${model}: ${time}` : t`Channel ${channel.name} tested: ${time}`,
+  );
   return after.data;
 }
 
@@ -39,7 +44,12 @@ export async function relatedModels(type: number): Promise<string[]> {
 }
 
 /** The upstream's model list: a saved channel's own (no key typed), else with the typed key and address. */
-export async function upstreamModels(source: { id?: number; type: number; base_url: string; key: string }): Promise<string[] | undefined> {
+export async function upstreamModels(source: {
+  id?: number;
+  type: number;
+  base_url: string;
+  key: string;
+}): Promise<string[] | undefined> {
   const key = source.key.split("\n")[0]!.trim();
   const reply =
     source.id && !key

@@ -24,15 +24,44 @@ export interface ChannelDraft {
 }
 
 export const NEW_CHANNEL: ChannelDraft = {
-  type: 1, name: "", key: "", base_url: "", other: "", openai_organization: "", models: [], groups: ["default"],
-  model_mapping: "", status_code_mapping: "", setting: "", tag: "", priority: "0", weight: "0", test_model: "", auto_ban: true, remark: "",
+  type: 1,
+  name: "",
+  key: "",
+  base_url: "",
+  other: "",
+  openai_organization: "",
+  models: [],
+  groups: ["default"],
+  model_mapping: "",
+  status_code_mapping: "",
+  setting: "",
+  tag: "",
+  priority: "0",
+  weight: "0",
+  test_model: "",
+  auto_ban: true,
+  remark: "",
 };
 
 /** A stored channel in the form; the key is never shown, so it starts blank. */
 export const draftOf = (c: ChannelView): ChannelDraft => ({
-  type: c.type, name: c.name, key: "", base_url: c.base_url, other: c.other, openai_organization: c.openai_organization,
-  models: splitList(c.models), groups: splitList(c.group), model_mapping: c.model_mapping, status_code_mapping: c.status_code_mapping,
-  setting: c.setting, tag: c.tag, priority: String(c.priority), weight: String(c.weight), test_model: c.test_model, auto_ban: c.auto_ban === 1, remark: c.remark,
+  type: c.type,
+  name: c.name,
+  key: "",
+  base_url: c.base_url,
+  other: c.other,
+  openai_organization: c.openai_organization,
+  models: splitList(c.models),
+  groups: splitList(c.group),
+  model_mapping: c.model_mapping,
+  status_code_mapping: c.status_code_mapping,
+  setting: c.setting,
+  tag: c.tag,
+  priority: String(c.priority),
+  weight: String(c.weight),
+  test_model: c.test_model,
+  auto_ban: c.auto_ban === 1,
+  remark: c.remark,
 });
 
 /** The channel of a create or update request, as the API reads it. */

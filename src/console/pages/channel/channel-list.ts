@@ -5,7 +5,9 @@ import { query } from "../../api";
 export type ListedChannel = ChannelView | ChannelTagRow;
 
 /** A row of the table: a channel (inside an opened tag row or on its own) or a tag row. */
-export type ChannelRowItem = { kind: "channel"; channel: ChannelView; inTag: boolean } | { kind: "tag"; tag: string; channels: ChannelView[]; open: boolean };
+export type ChannelRowItem =
+  | { kind: "channel"; channel: ChannelView; inTag: boolean }
+  | { kind: "tag"; tag: string; channels: ChannelView[]; open: boolean };
 
 export interface ChannelFilter {
   keyword: string;
@@ -52,4 +54,8 @@ export const unionOf = (lists: string[]) => [...new Set(lists.flatMap(splitList)
 
 /** `items` with `channel` in place of the one with its id, inside tag rows too. */
 export const withChannel = (item: ListedChannel, channel: ChannelView): ListedChannel =>
-  isTagRow(item) ? { ...item, channels: item.channels.map((c) => (c.id === channel.id ? channel : c)) } : item.id === channel.id ? channel : item;
+  isTagRow(item)
+    ? { ...item, channels: item.channels.map((c) => (c.id === channel.id ? channel : c)) }
+    : item.id === channel.id
+      ? channel
+      : item;

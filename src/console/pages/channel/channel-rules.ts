@@ -8,11 +8,13 @@ export type Parsed = { ok: true; value: number } | { ok: false; message: string 
 const integerOf = (text: string) => (/^\s*-?\d+\s*$/.test(text) ? Number(text) : NaN);
 
 /** An integer rule: below `min` is raised to it (`clamp`) or refused. */
-const integerRule = (min: number, clamp: boolean, message: () => string) => (text: string): Parsed => {
-  const n = integerOf(text);
-  if (!Number.isSafeInteger(n) || (!clamp && n < min)) return { ok: false, message: message() };
-  return { ok: true, value: Math.max(min, n) };
-};
+const integerRule =
+  (min: number, clamp: boolean, message: () => string) =>
+  (text: string): Parsed => {
+    const n = integerOf(text);
+    if (!Number.isSafeInteger(n) || (!clamp && n < min)) return { ok: false, message: message() };
+    return { ok: true, value: Math.max(min, n) };
+  };
 
 const priorityMessage = () => t`The priority must be an integer!`;
 const weightMessage = () => t`The weight must be a non-negative integer!`;

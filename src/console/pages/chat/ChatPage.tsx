@@ -16,5 +16,12 @@ export default function ChatPage() {
   const link = key && "template" in target ? fillChatLink(target.template, key) : undefined;
   if (!link) return <ChatNotice target={target} />;
   if (!isWebAddress(link)) return <ChatNotice target={{ problem: "config" }} />;
-  return <iframe src={link} title="chat" className="w-full h-[calc(100vh-9rem)] rounded-box bg-base-100" data-testid="chat-frame" />;
+  return (
+    <iframe
+      src={link}
+      title="chat"
+      className="w-full h-[calc(100vh-9rem)] rounded-box bg-base-100"
+      data-testid="chat-frame"
+    />
+  );
 }

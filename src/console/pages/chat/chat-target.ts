@@ -5,7 +5,8 @@ import { platform } from "../../state/status";
 const chatLinkOption = (): string => ((platform.value as { chat_link?: string } | null)?.chat_link ?? "").trim();
 
 /** The ChatLink option is a ChatGPT Next Web address: it takes the key and the server address in its settings. */
-const nextWebTemplate = (address: string) => `${address.replace(/\/+$/, "")}/#/?settings={"key":"{key}","url":"{address}"}`;
+const nextWebTemplate = (address: string) =>
+  `${address.replace(/\/+$/, "")}/#/?settings={"key":"{key}","url":"{address}"}`;
 
 export type Target = { template: string } | { problem: "config" | "none" | "unset" };
 

@@ -24,11 +24,19 @@ function Dashboard() {
   const names: Record<Granularity, string> = { hour: t`Hour`, day: t`Day`, week: t`Week` };
   return (
     <div className="flex flex-col gap-3" data-testid="detail-page">
-      <FilterForm onSearch={() => filters.search({ firstPage: () => undefined, reload: models.reload })} testId="detail-filters">
+      <FilterForm
+        onSearch={() => filters.search({ firstPage: () => undefined, reload: models.reload })}
+        testId="detail-filters"
+      >
         <TimeRangeInputs start={filters.field("start")} end={filters.field("end")} />
         {admin && <FilterInput label={t`Username`} {...filters.field("username")} />}
-        <FilterSelect label={t`Granularity`} name="granularity" value={granularity} onChange={(g) => setGranularity(g as Granularity)}
-          options={GRANULARITIES.map((g) => ({ value: g, label: names[g] }))} />
+        <FilterSelect
+          label={t`Granularity`}
+          name="granularity"
+          value={granularity}
+          onChange={(g) => setGranularity(g as Granularity)}
+          options={GRANULARITIES.map((g) => ({ value: g, label: names[g] }))}
+        />
       </FilterForm>
       <DetailSummary totals={totalsOf(rows)} />
       <div className="grid gap-3 grid-cols-1 lg:grid-cols-2">

@@ -16,12 +16,28 @@ export function ModelCharts({ rows, granularity }: { rows: Bucket[]; granularity
   const other = t`Others`;
   const ranked = useMemo(() => ranking(rows, "model_name", "quota"), [rows]);
   const colour = useMemo(() => coloursBy(ranked.map((r) => r.name)), [ranked]);
-  const quota = useCallback((dark: boolean) => stackedBars(seriesOf(rows, "model_name", "quota", granularity, TOP, other), dark, showQuota, colour), [rows, granularity, other, colour]);
-  const calls = useCallback((dark: boolean) => stackedBars(seriesOf(rows, "model_name", "count", granularity, TOP, other), dark, formatCount, colour), [rows, granularity, other, colour]);
-  const share = useCallback((dark: boolean) => {
-    const rest = ranked.slice(TOP).reduce((sum, r) => sum + r.value, 0);
-    return shares(rest > 0 ? [...ranked.slice(0, TOP), { name: other, value: rest }] : ranked, dark, showQuota, colour);
-  }, [ranked, other, colour]);
+  const quota = useCallback(
+    (dark: boolean) =>
+      stackedBars(seriesOf(rows, "model_name", "quota", granularity, TOP, other), dark, showQuota, colour),
+    [rows, granularity, other, colour],
+  );
+  const calls = useCallback(
+    (dark: boolean) =>
+      stackedBars(seriesOf(rows, "model_name", "count", granularity, TOP, other), dark, formatCount, colour),
+    [rows, granularity, other, colour],
+  );
+  const share = useCallback(
+    (dark: boolean) => {
+      const rest = ranked.slice(TOP).reduce((sum, r) => sum + r.value, 0);
+      return shares(
+        rest > 0 ? [...ranked.slice(0, TOP), { name: other, value: rest }] : ranked,
+        dark,
+        showQuota,
+        colour,
+      );
+    },
+    [ranked, other, colour],
+  );
   const empty = rows.length === 0;
   return (
     <>

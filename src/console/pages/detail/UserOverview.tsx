@@ -15,10 +15,18 @@ export function UserOverview({ url }: { url: string }) {
   const users = useApiData<Bucket[]>(url);
   const rows = users.data ?? [];
   const name = t`Consumption`;
-  const build = useCallback((dark: boolean) => {
-    const top = ranking(rows, "username", "quota").slice(0, TOP_USERS);
-    return stackedBars({ labels: top.map((u) => u.name), series: [{ name, values: top.map((u) => u.value) }] }, dark, showQuota, coloursBy([name]));
-  }, [rows, name]);
+  const build = useCallback(
+    (dark: boolean) => {
+      const top = ranking(rows, "username", "quota").slice(0, TOP_USERS);
+      return stackedBars(
+        { labels: top.map((u) => u.name), series: [{ name, values: top.map((u) => u.value) }] },
+        dark,
+        showQuota,
+        coloursBy([name]),
+      );
+    },
+    [rows, name],
+  );
   return (
     <ChartCard title={t`User overview`} empty={rows.length === 0} testId="chart-users">
       <ChartCanvas build={build} label={t`User overview`} testId="users-canvas" />

@@ -37,7 +37,9 @@ export function periodLabel(seconds: number, granularity: Granularity): string {
 export function ranking(rows: Bucket[], key: Key, measure: Measure): { name: string; value: number }[] {
   const totals = new Map<string, number>();
   for (const row of rows) totals.set(row[key] ?? "", (totals.get(row[key] ?? "") ?? 0) + row[measure]);
-  return [...totals].map(([name, value]) => ({ name, value })).sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
+  return [...totals]
+    .map(([name, value]) => ({ name, value }))
+    .sort((a, b) => b.value - a.value || a.name.localeCompare(b.name));
 }
 
 export interface Series {
@@ -49,8 +51,17 @@ export interface Series {
  * `measure` per period and per name, for a stacked chart: the `top` names with the most of it (largest
  * first), the rest summed under `otherName`. Periods without data are left out.
  */
-export function seriesOf(rows: Bucket[], key: Key, measure: Measure, granularity: Granularity, top: number, otherName: string): Series {
-  const order = ranking(rows, key, measure).slice(0, top).map((r) => r.name);
+export function seriesOf(
+  rows: Bucket[],
+  key: Key,
+  measure: Measure,
+  granularity: Granularity,
+  top: number,
+  otherName: string,
+): Series {
+  const order = ranking(rows, key, measure)
+    .slice(0, top)
+    .map((r) => r.name);
   const kept = new Set(order);
   const place = (name: string) => (kept.has(name) ? order.indexOf(name) : order.length);
   const periods = [...new Set(rows.map((row) => periodStart(row.created_at, granularity)))].sort((a, b) => a - b);
@@ -58,16 +69,33 @@ export function seriesOf(rows: Bucket[], key: Key, measure: Measure, granularity
   const byName = new Map<string, number[]>();
   for (const row of rows) {
     const name = kept.has(row[key] ?? "") ? (row[key] ?? "") : otherName;
-    const values = byName.get(name) ?? byName.set(name, periods.map(() => 0)).get(name)!;
+    const values =
+      byName.get(name) ??
+      byName
+        .set(
+          name,
+          periods.map(() => 0),
+        )
+        .get(name)!;
     values[index.get(periodStart(row.created_at, granularity))!]! += row[measure];
   }
-  return { labels: periods.map((p) => periodLabel(p, granularity)), series: [...byName].sort(([a], [b]) => place(a) - place(b)).map(([name, values]) => ({ name, values })) };
+  return {
+    labels: periods.map((p) => periodLabel(p, granularity)),
+    series: [...byName].sort(([a], [b]) => place(a) - place(b)).map(([name, values]) => ({ name, values })),
+  };
 }
 
 export function totalsOf(rows: Bucket[]): Record<Measure, number> {
-  return rows.reduce((sum, row) => ({ quota: sum.quota + row.quota, count: sum.count + row.count, token_used: sum.token_used + row.token_used }), {
-    quota: 0,
-    count: 0,
-    token_used: 0,
-  });
+  return rows.reduce(
+    (sum, row) => ({
+      quota: sum.quota + row.quota,
+      count: sum.count + row.count,
+      token_used: sum.token_used + row.token_used,
+    }),
+    {
+      quota: 0,
+      count: 0,
+      token_used: 0,
+    },
+  );
 }

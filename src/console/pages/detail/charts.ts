@@ -28,15 +28,26 @@ export const coloursBy = (order: string[]) => (name: string) => {
 type Colours = (name: string) => string;
 
 /** Text and grid colours of the theme. */
-export const themeInk = (dark: boolean) => ({ text: dark ? "#d4d4d8" : "#3f3f46", grid: dark ? "rgba(255,255,255,0.12)" : "rgba(0,0,0,0.08)" });
+export const themeInk = (dark: boolean) => ({
+  text: dark ? "#d4d4d8" : "#3f3f46",
+  grid: dark ? "rgba(255,255,255,0.12)" : "rgba(0,0,0,0.08)",
+});
 
 /** A stacked bar chart of a series per name over the periods. */
-export function stackedBars(data: Series, dark: boolean, format: (v: number) => string, colour: Colours): ChartConfiguration<"bar"> {
+export function stackedBars(
+  data: Series,
+  dark: boolean,
+  format: (v: number) => string,
+  colour: Colours,
+): ChartConfiguration<"bar"> {
   const ink = themeInk(dark);
   const axis = { stacked: true, ticks: { color: ink.text }, grid: { color: ink.grid } };
   return {
     type: "bar",
-    data: { labels: data.labels, datasets: data.series.map((s) => ({ label: s.name, data: s.values, backgroundColor: colour(s.name) })) },
+    data: {
+      labels: data.labels,
+      datasets: data.series.map((s) => ({ label: s.name, data: s.values, backgroundColor: colour(s.name) })),
+    },
     options: {
       responsive: true,
       maintainAspectRatio: false,
@@ -51,13 +62,24 @@ export function stackedBars(data: Series, dark: boolean, format: (v: number) => 
 }
 
 /** A doughnut of each name's share. */
-export function shares(items: { name: string; value: number }[], dark: boolean, format: (v: number) => string, colour: Colours): ChartConfiguration<"doughnut"> {
+export function shares(
+  items: { name: string; value: number }[],
+  dark: boolean,
+  format: (v: number) => string,
+  colour: Colours,
+): ChartConfiguration<"doughnut"> {
   const ink = themeInk(dark);
   return {
     type: "doughnut",
     data: {
       labels: items.map((item) => item.name),
-      datasets: [{ data: items.map((item) => item.value), backgroundColor: items.map((item) => colour(item.name)), borderColor: dark ? "#1d232a" : "#ffffff" }],
+      datasets: [
+        {
+          data: items.map((item) => item.value),
+          backgroundColor: items.map((item) => colour(item.name)),
+          borderColor: dark ? "#1d232a" : "#ffffff",
+        },
+      ],
     },
     options: {
       responsive: true,

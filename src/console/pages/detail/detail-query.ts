@@ -18,11 +18,16 @@ export const initialDetailFilter = (granularity: Granularity) => (): DetailFilte
   username: "",
 });
 
-const range = (filter: DetailFilter) => ({ start_timestamp: fromLocalInput(filter.start), end_timestamp: fromLocalInput(filter.end) });
+const range = (filter: DetailFilter) => ({
+  start_timestamp: fromLocalInput(filter.start),
+  end_timestamp: fromLocalInput(filter.end),
+});
 
 /** Consumption per model and hour: everyone's (or one user's) for admins, one's own otherwise. */
 export const modelDataUrl = (filter: DetailFilter, admin: boolean) =>
-  admin ? `/api/data/${query({ ...range(filter), username: filter.username.trim() })}` : `/api/data/self${query(range(filter))}`;
+  admin
+    ? `/api/data/${query({ ...range(filter), username: filter.username.trim() })}`
+    : `/api/data/self${query(range(filter))}`;
 
 /** Consumption per user and hour (admins). */
 export const userDataUrl = (filter: DetailFilter) => `/api/data/users${query(range(filter))}`;

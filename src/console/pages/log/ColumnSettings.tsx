@@ -10,11 +10,20 @@ export function ColumnSettings({ columns }: { columns: { id: string; label: stri
       <button type="button" tabIndex={0} className="btn btn-sm" data-testid="column-settings">
         <Trans>Columns</Trans>
       </button>
-      <div tabIndex={0} className="dropdown-content bg-base-100 rounded-box z-40 w-52 p-3 shadow flex flex-col gap-1" data-testid="column-menu">
+      <div
+        tabIndex={0}
+        className="dropdown-content bg-base-100 rounded-box z-40 w-52 p-3 shadow flex flex-col gap-1"
+        data-testid="column-menu"
+      >
         {columns.map((c) => (
           <label key={c.id} className="label cursor-pointer justify-start gap-2 text-base-content">
-            <input type="checkbox" className="checkbox checkbox-sm" data-column={c.id} checked={isShown(c.id)}
-              onChange={(e) => setShown(c.id, e.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              className="checkbox checkbox-sm"
+              data-column={c.id}
+              checked={isShown(c.id)}
+              onChange={(e) => setShown(c.id, e.currentTarget.checked)}
+            />
             {c.label}
           </label>
         ))}

@@ -14,7 +14,13 @@ export function FilterInput({ label, name, value, onChange, type = "text" }: Fil
   return (
     <label className="flex flex-col gap-1 text-xs max-tablet:w-full">
       <span className="opacity-70">{label}</span>
-      <input className="input input-sm w-48 max-tablet:w-full" name={name} type={type} value={value} onChange={(e) => onChange(e.currentTarget.value)} />
+      <input
+        className="input input-sm w-48 max-tablet:w-full"
+        name={name}
+        type={type}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
     </label>
   );
 }
@@ -32,8 +38,17 @@ export function FilterSelect({ label, name, value, onChange, options }: FilterSe
   return (
     <label className="flex flex-col gap-1 text-xs max-tablet:w-full">
       <span className="opacity-70">{label}</span>
-      <select className="select select-sm w-36 max-tablet:w-full" name={name} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      <select
+        className="select select-sm w-36 max-tablet:w-full"
+        name={name}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -67,7 +82,11 @@ export function FilterForm({ onSearch, children, actions, testId }: FilterFormPr
     onSearch();
   };
   return (
-    <form onSubmit={submit} className="flex flex-wrap gap-2 items-end bg-base-100 rounded-box shadow p-3" data-testid={testId}>
+    <form
+      onSubmit={submit}
+      className="flex flex-wrap gap-2 items-end bg-base-100 rounded-box shadow p-3"
+      data-testid={testId}
+    >
       {children}
       <button type="submit" className="btn btn-primary btn-sm max-tablet:w-full">
         <Trans>Search</Trans>

@@ -10,15 +10,23 @@ export function LatencyCell({ entry }: { entry: LogView }) {
   const frt = parseOther(entry.other).frt;
   return (
     <div className="flex flex-wrap gap-1 min-w-32">
-      <span className={`badge badge-sm whitespace-nowrap ${TONE_BADGE[useTimeTone(entry.use_time)]}`} data-testid="use-time">
+      <span
+        className={`badge badge-sm whitespace-nowrap ${TONE_BADGE[useTimeTone(entry.use_time)]}`}
+        data-testid="use-time"
+      >
         {entry.use_time} s
       </span>
       {entry.is_stream && typeof frt === "number" && (
-        <span className={`badge badge-sm whitespace-nowrap ${TONE_BADGE[firstTokenTone(frt)]}`} data-testid="first-token">
+        <span
+          className={`badge badge-sm whitespace-nowrap ${TONE_BADGE[firstTokenTone(frt)]}`}
+          data-testid="first-token"
+        >
           {(frt / 1000).toFixed(1)} s
         </span>
       )}
-      <span className="badge badge-sm badge-ghost whitespace-nowrap">{entry.is_stream ? <Trans>Stream</Trans> : <Trans>Non-stream</Trans>}</span>
+      <span className="badge badge-sm badge-ghost whitespace-nowrap">
+        {entry.is_stream ? <Trans>Stream</Trans> : <Trans>Non-stream</Trans>}
+      </span>
     </div>
   );
 }

@@ -15,7 +15,10 @@ export function LogDetails({ entry, admin }: { entry: LogView; admin: boolean })
     [t`Model ratio`, other.model_ratio],
     [t`Completion ratio`, other.completion_ratio],
     [t`Group ratio`, other.group_ratio],
-    [t`Model price (USD per call)`, other.model_price !== undefined && other.model_price >= 0 ? other.model_price : undefined],
+    [
+      t`Model price (USD per call)`,
+      other.model_price !== undefined && other.model_price >= 0 ? other.model_price : undefined,
+    ],
     [t`Cached tokens`, other.cache_tokens || undefined],
     [t`First token`, other.frt ? `${other.frt} ms` : undefined],
     [t`Upstream model`, other.is_model_mapped ? other.upstream_model_name : undefined],

@@ -28,20 +28,30 @@ export default function LogPage() {
   const stat = useApiData<LogStat>(logStatUrl(applied, admin));
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
   const [userId, setUserId] = useState<number | null>(null);
-  const toggle = useCallback((id: number) => setExpanded((open) => {
-    const next = new Set(open);
-    if (!next.delete(id)) next.add(id);
-    return next;
-  }), []);
+  const toggle = useCallback(
+    (id: number) =>
+      setExpanded((open) => {
+        const next = new Set(open);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
   const onUser = useCallback((entry: LogView) => setUserId(entry.user_id), []);
   const columns = useLogColumns({ admin, expanded, toggle, onUser });
   const choices = columns.filter((c) => c.id !== "expand").map((c) => ({ id: c.id!, label: String(c.header) }));
 
-  const search = () => filters.search({ firstPage: page.firstPage, reload: () => Promise.all([page.reload(), stat.reload()]) });
+  const search = () =>
+    filters.search({ firstPage: page.firstPage, reload: () => Promise.all([page.reload(), stat.reload()]) });
   const actions = (
     <>
       <ColumnSettings columns={choices} />
-      <button type="button" className="btn btn-sm" data-testid="export-csv" onClick={() => downloadCsv(logExportUrl(applied, admin))}>
+      <button
+        type="button"
+        className="btn btn-sm"
+        data-testid="export-csv"
+        onClick={() => downloadCsv(logExportUrl(applied, admin))}
+      >
         <Trans>Export CSV</Trans>
       </button>
     </>
@@ -50,9 +60,15 @@ export default function LogPage() {
     <div className="flex flex-col gap-3" data-testid="log-page">
       <LogSummary stat={stat.data} />
       <LogFilters field={filters.field} admin={admin} onSearch={search} actions={actions} />
-      <LogTable columns={columns.filter((c) => isShown(c.id!))} rows={page.rows} total={page.total} pagination={page.pagination}
-        onPagination={page.onPagination} pageSizes={PAGE_SIZE_CHOICES}
-        detail={(entry) => (expanded.has(entry.id) ? <LogDetails entry={entry} admin={admin} /> : undefined)} />
+      <LogTable
+        columns={columns.filter((c) => isShown(c.id!))}
+        rows={page.rows}
+        total={page.total}
+        pagination={page.pagination}
+        onPagination={page.onPagination}
+        pageSizes={PAGE_SIZE_CHOICES}
+        detail={(entry) => (expanded.has(entry.id) ? <LogDetails entry={entry} admin={admin} /> : undefined)}
+      />
       {userId !== null && <UserInfoDialog userId={userId} onClose={() => setUserId(null)} />}
     </div>
   );

@@ -18,27 +18,57 @@ interface LogTableProps {
 
 /** The server-paged log table whose rows expand into a details row spanning every column. */
 export function LogTable({ columns, rows, total, pagination, onPagination, pageSizes, detail }: LogTableProps) {
-  const table = useTable({ features: pagedFeatures, columns, data: rows, getRowId: (entry) => String(entry.id), manualPagination: true,
-    rowCount: total, state: { pagination }, onPaginationChange: (updater) => onPagination(functionalUpdate(updater, pagination)) });
+  const table = useTable({
+    features: pagedFeatures,
+    columns,
+    data: rows,
+    getRowId: (entry) => String(entry.id),
+    manualPagination: true,
+    rowCount: total,
+    state: { pagination },
+    onPaginationChange: (updater) => onPagination(functionalUpdate(updater, pagination)),
+  });
   const headers = table.getFlatHeaders();
   return (
     <div className="flex flex-col gap-2">
       <div className="overflow-x-auto bg-base-100 rounded-box shadow">
         <table className="table table-sm" data-testid="log-table">
           <thead>
-            <tr>{headers.map((header) => <th key={header.id}><table.FlexRender header={header} /></th>)}</tr>
+            <tr>
+              {headers.map((header) => (
+                <th key={header.id}>
+                  <table.FlexRender header={header} />
+                </th>
+              ))}
+            </tr>
           </thead>
           <tbody>
             {table.getRowModel().rows.map((row) => {
               const open = detail(row.original);
               return (
                 <Fragment key={row.id}>
-                  <tr data-row={row.id}>{row.getAllCells().map((cell) => <td key={cell.id}><table.FlexRender cell={cell} /></td>)}</tr>
-                  {open && <tr data-detail={row.id} className="bg-base-200"><td colSpan={headers.length}>{open}</td></tr>}
+                  <tr data-row={row.id}>
+                    {row.getAllCells().map((cell) => (
+                      <td key={cell.id}>
+                        <table.FlexRender cell={cell} />
+                      </td>
+                    ))}
+                  </tr>
+                  {open && (
+                    <tr data-detail={row.id} className="bg-base-200">
+                      <td colSpan={headers.length}>{open}</td>
+                    </tr>
+                  )}
                 </Fragment>
               );
             })}
-            {rows.length === 0 && <tr><td colSpan={headers.length} className="text-center opacity-60"><Trans>No data</Trans></td></tr>}
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={headers.length} className="text-center opacity-60">
+                  <Trans>No data</Trans>
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
       </div>

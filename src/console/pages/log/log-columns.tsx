@@ -17,7 +17,8 @@ interface LogColumnsOptions {
   onUser: (entry: LogView) => void;
 }
 
-const badge = (text: string, extra = "badge-outline") => (text ? <span className={`badge badge-sm ${extra} whitespace-nowrap`}>{text}</span> : null);
+const badge = (text: string, extra = "badge-outline") =>
+  text ? <span className={`badge badge-sm ${extra} whitespace-nowrap`}>{text}</span> : null;
 const counted = (entry: LogView, value: number) => (entry.type === 2 ? value : "");
 
 /** Every column of the log table; channel and user only for admins. The first toggles the row's details. */
@@ -30,23 +31,39 @@ export function useLogColumns({ admin, expanded, toggle, onUser }: LogColumnsOpt
         id: "expand",
         header: "",
         cell: ({ row }) => (
-          <button type="button" className="btn btn-ghost btn-xs" data-testid="expand" aria-expanded={expanded.has(row.original.id)}
-            aria-label={t`Details`} onClick={() => toggle(row.original.id)}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-xs"
+            data-testid="expand"
+            aria-expanded={expanded.has(row.original.id)}
+            aria-label={t`Details`}
+            onClick={() => toggle(row.original.id)}
+          >
             {expanded.has(row.original.id) ? "▾" : "▸"}
           </button>
         ),
       }),
-      column.display({ id: "time", header: t`Time`, cell: ({ row }) => <span className="whitespace-nowrap">{formatTime(row.original.created_at)}</span> }),
+      column.display({
+        id: "time",
+        header: t`Time`,
+        cell: ({ row }) => <span className="whitespace-nowrap">{formatTime(row.original.created_at)}</span>,
+      }),
       column.display({
         id: "channel",
         header: t`Channel`,
-        cell: ({ row }) => (row.original.channel ? badge(`#${row.original.channel} ${row.original.channel_name}`.trim()) : null),
+        cell: ({ row }) =>
+          row.original.channel ? badge(`#${row.original.channel} ${row.original.channel_name}`.trim()) : null,
       }),
       column.display({
         id: "user",
         header: t`User`,
         cell: ({ row }) => (
-          <button type="button" className="link link-primary" data-testid="user-info" onClick={() => onUser(row.original)}>
+          <button
+            type="button"
+            className="link link-primary"
+            data-testid="user-info"
+            onClick={() => onUser(row.original)}
+          >
             {row.original.username}
           </button>
         ),
@@ -58,14 +75,31 @@ export function useLogColumns({ admin, expanded, toggle, onUser }: LogColumnsOpt
         header: t`Type`,
         cell: ({ row }) => badge(types.of(row.original.type).label, types.of(row.original.type).badge),
       }),
-      column.display({ id: "model", header: t`Model`, cell: ({ row }) => badge(row.original.model_name, "badge-primary badge-outline") }),
-      column.display({ id: "use_time", header: t`Time taken`, cell: ({ row }) => <LatencyCell entry={row.original} /> }),
-      column.display({ id: "prompt", header: t`Prompt tokens`, cell: ({ row }) => counted(row.original, row.original.prompt_tokens) }),
-      column.display({ id: "completion", header: t`Completion tokens`, cell: ({ row }) => counted(row.original, row.original.completion_tokens) }),
+      column.display({
+        id: "model",
+        header: t`Model`,
+        cell: ({ row }) => badge(row.original.model_name, "badge-primary badge-outline"),
+      }),
+      column.display({
+        id: "use_time",
+        header: t`Time taken`,
+        cell: ({ row }) => <LatencyCell entry={row.original} />,
+      }),
+      column.display({
+        id: "prompt",
+        header: t`Prompt tokens`,
+        cell: ({ row }) => counted(row.original, row.original.prompt_tokens),
+      }),
+      column.display({
+        id: "completion",
+        header: t`Completion tokens`,
+        cell: ({ row }) => counted(row.original, row.original.completion_tokens),
+      }),
       column.display({
         id: "quota",
         header: t`Cost`,
-        cell: ({ row }) => (row.original.quota ? <span className="whitespace-nowrap">{showQuota(row.original.quota)}</span> : ""),
+        cell: ({ row }) =>
+          row.original.quota ? <span className="whitespace-nowrap">{showQuota(row.original.quota)}</span> : "",
       }),
       column.display({ id: "ip", header: "IP", cell: ({ row }) => row.original.ip }),
       column.display({

@@ -28,7 +28,10 @@ export function parseOther(text: string): LogOther {
 }
 
 /** The filter form's values; channel and username are an admin's only. */
-export type LogFilter = Record<"type" | "start" | "end" | "token_name" | "model_name" | "group" | "channel" | "username", string>;
+export type LogFilter = Record<
+  "type" | "start" | "end" | "token_name" | "model_name" | "group" | "channel" | "username",
+  string
+>;
 
 /** The list shows the last 3 days, up to an hour ahead (spec §9). */
 export const LOG_DAYS = 3;
@@ -62,5 +65,7 @@ const base = (admin: boolean) => (admin ? "/api/log" : "/api/log/self");
 
 export const logListUrl = (filter: LogFilter, admin: boolean, p: number, size: number) =>
   `${admin ? "/api/log/" : "/api/log/self"}${query({ p, page_size: size, ...logParams(filter, admin) })}`;
-export const logStatUrl = (filter: LogFilter, admin: boolean) => `${base(admin)}/stat${query(logParams(filter, admin))}`;
-export const logExportUrl = (filter: LogFilter, admin: boolean) => `${base(admin)}/export${query(logParams(filter, admin))}`;
+export const logStatUrl = (filter: LogFilter, admin: boolean) =>
+  `${base(admin)}/stat${query(logParams(filter, admin))}`;
+export const logExportUrl = (filter: LogFilter, admin: boolean) =>
+  `${base(admin)}/export${query(logParams(filter, admin))}`;

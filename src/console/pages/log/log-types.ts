@@ -13,6 +13,7 @@ export function useLogTypes() {
     { value: LogType.Error, label: t`Error`, badge: "badge-error" },
     { value: LogType.Refund, label: t`Refund`, badge: "badge-accent" },
   ];
-  const of = (type: number) => types.find((entry) => entry.value === type) ?? { value: type, label: t`Unknown`, badge: "badge-ghost" };
+  const of = (type: number) =>
+    types.find((entry) => entry.value === type) ?? { value: type, label: t`Unknown`, badge: "badge-ghost" };
   return { types, of };
 }

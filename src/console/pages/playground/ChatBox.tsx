@@ -30,12 +30,21 @@ export function ChatBox({ chat, disabled }: { chat: ReturnType<typeof useChat>; 
               <Trans>Ask something to start the conversation.</Trans>
             </p>
           )}
-          {chat.messages.map((m) => <MessageBubble key={m.id} message={m} />)}
+          {chat.messages.map((m) => (
+            <MessageBubble key={m.id} message={m} />
+          ))}
           <div ref={end} />
         </div>
         <form onSubmit={submit} className="flex gap-2 items-end max-tablet:flex-col max-tablet:items-stretch">
-          <textarea className="textarea flex-1 w-full" name="question" rows={2} value={text} placeholder={t`Type a message`}
-            onChange={(e) => setText(e.currentTarget.value)} onKeyDown={onKey} />
+          <textarea
+            className="textarea flex-1 w-full"
+            name="question"
+            rows={2}
+            value={text}
+            placeholder={t`Type a message`}
+            onChange={(e) => setText(e.currentTarget.value)}
+            onKeyDown={onKey}
+          />
           <div className="flex gap-2">
             {chat.busy ? (
               <button type="button" className="btn btn-warning" data-testid="stop" onClick={chat.stop}>

@@ -11,9 +11,16 @@ export function MessageBubble({ message }: { message: ChatMessage }) {
     </span>
   );
   return (
-    <div className={`chat ${mine ? "chat-end" : "chat-start"}`} data-testid="message" data-role={message.role} data-status={message.status}>
+    <div
+      className={`chat ${mine ? "chat-end" : "chat-start"}`}
+      data-testid="message"
+      data-role={message.role}
+      data-status={message.status}
+    >
       <div className="chat-header text-xs opacity-70">{mine ? <Trans>You</Trans> : <Trans>Assistant</Trans>}</div>
-      <div className={`chat-bubble whitespace-pre-wrap break-words ${mine ? "chat-bubble-primary" : ""} ${failed ? "chat-bubble-error" : ""}`}>
+      <div
+        className={`chat-bubble whitespace-pre-wrap break-words ${mine ? "chat-bubble-primary" : ""} ${failed ? "chat-bubble-error" : ""}`}
+      >
         {message.content || error}
         {message.status === "loading" && <span className="loading loading-dots loading-sm" aria-label="loading" />}
         {message.status === "incomplete" && <span className="animate-pulse">▍</span>}

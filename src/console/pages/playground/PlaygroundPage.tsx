@@ -15,7 +15,13 @@ export default function PlaygroundPage() {
   useSignals();
   const groups = useApiData<Groups>("/api/user/self/groups");
   const models = useApiData<string[]>("/api/user/models");
-  const [settings, setSettings] = useState<ChatSettings>({ group: currentUser.value?.group ?? "", model: "", temperature: 0.7, maxTokens: 0, system: "" });
+  const [settings, setSettings] = useState<ChatSettings>({
+    group: currentUser.value?.group ?? "",
+    model: "",
+    temperature: 0.7,
+    maxTokens: 0,
+    system: "",
+  });
   const change = (part: Partial<ChatSettings>) => setSettings((s) => ({ ...s, ...part }));
   const chat = useChat(settings);
   useEffect(() => {

@@ -14,23 +14,61 @@ interface SettingsPanelProps {
 /** Group, model, temperature (0.1–1), max tokens (0: no limit) and the system prompt. */
 export function SettingsPanel({ settings, onChange, groups, models }: SettingsPanelProps) {
   const { t } = useLingui();
-  const groupOptions = Object.entries(groups).map(([name, { desc, ratio }]) => ({ value: name, label: `${desc || name} (${ratio}x)` }));
-  const modelOptions = (models.includes(settings.model) || !settings.model ? models : [settings.model, ...models]).map((m) => ({ value: m, label: m }));
+  const groupOptions = Object.entries(groups).map(([name, { desc, ratio }]) => ({
+    value: name,
+    label: `${desc || name} (${ratio}x)`,
+  }));
+  const modelOptions = (models.includes(settings.model) || !settings.model ? models : [settings.model, ...models]).map(
+    (m) => ({ value: m, label: m }),
+  );
   return (
     <aside className="card bg-base-100 shadow tablet:w-72 shrink-0" data-testid="playground-settings">
       <div className="card-body gap-1 p-4">
-        <SelectField label={t`Group`} name="group" value={settings.group} options={groupOptions} onChange={(group) => onChange({ group })} />
-        <SelectField label={t`Model`} name="model" value={settings.model} options={modelOptions} onChange={(model) => onChange({ model })} />
+        <SelectField
+          label={t`Group`}
+          name="group"
+          value={settings.group}
+          options={groupOptions}
+          onChange={(group) => onChange({ group })}
+        />
+        <SelectField
+          label={t`Model`}
+          name="model"
+          value={settings.model}
+          options={modelOptions}
+          onChange={(model) => onChange({ model })}
+        />
         <Field label={t`Temperature: ${settings.temperature.toFixed(1)}`}>
-          <input type="range" className="range range-sm range-primary" name="temperature" min={TEMPERATURE.min} max={TEMPERATURE.max} step={TEMPERATURE.step}
-            value={settings.temperature} onChange={(e) => onChange({ temperature: Number(e.currentTarget.value) })} />
+          <input
+            type="range"
+            className="range range-sm range-primary"
+            name="temperature"
+            min={TEMPERATURE.min}
+            max={TEMPERATURE.max}
+            step={TEMPERATURE.step}
+            value={settings.temperature}
+            onChange={(e) => onChange({ temperature: Number(e.currentTarget.value) })}
+          />
         </Field>
         <Field label={t`Max tokens`} hint={t`0 means no limit`}>
-          <input type="number" className="input w-full" name="max_tokens" min={0} step={1} value={settings.maxTokens}
-            onChange={(e) => onChange({ maxTokens: Math.max(0, Math.floor(Number(e.currentTarget.value) || 0)) })} />
+          <input
+            type="number"
+            className="input w-full"
+            name="max_tokens"
+            min={0}
+            step={1}
+            value={settings.maxTokens}
+            onChange={(e) => onChange({ maxTokens: Math.max(0, Math.floor(Number(e.currentTarget.value) || 0)) })}
+          />
         </Field>
-        <TextArea label={t`System prompt`} name="system" rows={4} value={settings.system} onChange={(system) => onChange({ system })}
-          placeholder={t`You are a helpful assistant.`} />
+        <TextArea
+          label={t`System prompt`}
+          name="system"
+          rows={4}
+          value={settings.system}
+          onChange={(system) => onChange({ system })}
+          placeholder={t`You are a helpful assistant.`}
+        />
       </div>
     </aside>
   );

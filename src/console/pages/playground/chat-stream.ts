@@ -23,7 +23,11 @@ function pieceOf(payload: string, unreadable: string): string {
  * end-of-stream marker (data: [DONE]), false when the stream ended without it. `unreadable` is the
  * message of a chunk that is not JSON.
  */
-export async function readChatStream(body: ReadableStream<Uint8Array>, onPiece: (text: string) => void, unreadable: string): Promise<boolean> {
+export async function readChatStream(
+  body: ReadableStream<Uint8Array>,
+  onPiece: (text: string) => void,
+  unreadable: string,
+): Promise<boolean> {
   const decoder = new TextDecoder();
   let buffer = "";
   const reader = body.getReader();

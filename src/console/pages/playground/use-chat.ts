@@ -31,8 +31,14 @@ export function useChat(settings: ChatSettings) {
         const reason = await refusalOf(response);
         return update(id, () => ({ status: "error", error: reason }));
       }
-      const done = await readChatStream(response.body, (piece) => update(id, (m) => ({ content: m.content + piece, status: "incomplete" })), t`Chat data could not be parsed`);
-      update(id, () => (done ? { status: "complete" } : { status: "error", error: t`The stream ended before it was complete` }));
+      const done = await readChatStream(
+        response.body,
+        (piece) => update(id, (m) => ({ content: m.content + piece, status: "incomplete" })),
+        t`Chat data could not be parsed`,
+      );
+      update(id, () =>
+        done ? { status: "complete" } : { status: "error", error: t`The stream ended before it was complete` },
+      );
     } catch (error) {
       if (controller.signal.aborted) return update(id, () => ({ status: "complete" }));
       update(id, () => ({ status: "error", error: error instanceof Error ? error.message : String(error) }));
@@ -42,7 +48,9 @@ export function useChat(settings: ChatSettings) {
   const send = (text: string) => {
     const question: ChatMessage = { id: nextId++, role: "user", content: text, status: "complete" };
     const reply: ChatMessage = { id: nextId++, role: "assistant", content: "", status: "loading" };
-    const turns = [...messages, question].filter((m) => m.status === "complete" && m.content).map(({ role, content }) => ({ role, content }));
+    const turns = [...messages, question]
+      .filter((m) => m.status === "complete" && m.content)
+      .map(({ role, content }) => ({ role, content }));
     setMessages((all) => [...all, question, reply]);
     const controller = new AbortController();
     running.current = controller;

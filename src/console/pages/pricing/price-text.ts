@@ -11,7 +11,11 @@ export function amountText(dollars: number, unit: PriceUnit, quotaPerUnit: numbe
 }
 
 /** The lines of a price cell: input and output per 1M tokens, or one per-call price. */
-export function priceLines(price: ModelPrice, unit: PriceUnit, quotaPerUnit: number): { input?: string; output?: string; call?: string } {
+export function priceLines(
+  price: ModelPrice,
+  unit: PriceUnit,
+  quotaPerUnit: number,
+): { input?: string; output?: string; call?: string } {
   if (price.kind === "per-call") return { call: amountText(price.call, unit, quotaPerUnit) };
   return { input: amountText(price.input, unit, quotaPerUnit), output: amountText(price.output, unit, quotaPerUnit) };
 }

@@ -16,16 +16,30 @@ interface PricingColumnsOptions {
 }
 
 /** Model, billing type, the groups serving it, its ratios and its price in the chosen group. */
-export function usePricingColumns({ group, groupRatio, usable, unit, quotaPerUnit }: PricingColumnsOptions): PagedColumns<PricingRow> {
+export function usePricingColumns({
+  group,
+  groupRatio,
+  usable,
+  unit,
+  quotaPerUnit,
+}: PricingColumnsOptions): PagedColumns<PricingRow> {
   const { t, i18n } = useLingui();
   return useMemo(
     () =>
       column.columns([
-        column.display({ id: "model", header: t`Model`, cell: ({ row }) => <span className="font-medium whitespace-nowrap">{row.original.model_name}</span> }),
+        column.display({
+          id: "model",
+          header: t`Model`,
+          cell: ({ row }) => <span className="font-medium whitespace-nowrap">{row.original.model_name}</span>,
+        }),
         column.display({
           id: "billing",
           header: t`Billing`,
-          cell: ({ row }) => <span className="badge badge-sm badge-outline whitespace-nowrap">{row.original.quota_type === 1 ? t`Per call` : t`Per token`}</span>,
+          cell: ({ row }) => (
+            <span className="badge badge-sm badge-outline whitespace-nowrap">
+              {row.original.quota_type === 1 ? t`Per call` : t`Per token`}
+            </span>
+          ),
         }),
         column.display({
           id: "groups",
@@ -33,7 +47,10 @@ export function usePricingColumns({ group, groupRatio, usable, unit, quotaPerUni
           cell: ({ row }) => (
             <div className="flex flex-wrap gap-1" data-testid="model-groups">
               {row.original.enable_groups.map((name) => (
-                <span key={name} className={`badge badge-sm ${name === group ? "badge-primary" : usable.has(name) ? "badge-outline" : "badge-ghost opacity-60"}`}>
+                <span
+                  key={name}
+                  className={`badge badge-sm ${name === group ? "badge-primary" : usable.has(name) ? "badge-outline" : "badge-ghost opacity-60"}`}
+                >
                   {name}
                 </span>
               ))}
@@ -48,22 +65,31 @@ export function usePricingColumns({ group, groupRatio, usable, unit, quotaPerUni
               <span className="opacity-60">—</span>
             ) : (
               <div className="text-xs whitespace-nowrap">
-                <div>{t`Model ratio`}: {row.original.model_ratio}</div>
-                <div>{t`Completion ratio`}: {row.original.completion_ratio}</div>
+                <div>
+                  {t`Model ratio`}: {row.original.model_ratio}
+                </div>
+                <div>
+                  {t`Completion ratio`}: {row.original.completion_ratio}
+                </div>
               </div>
             ),
         }),
         column.display({
           id: "group_ratio",
           header: t`Group ratio`,
-          cell: () => <span className={`badge badge-sm ${ratioBadge(groupRatio)}`} data-testid="group-ratio">{groupRatio}x</span>,
+          cell: () => (
+            <span className={`badge badge-sm ${ratioBadge(groupRatio)}`} data-testid="group-ratio">
+              {groupRatio}x
+            </span>
+          ),
         }),
         column.display({
           id: "price",
           header: t`Price`,
           cell: ({ row }) => {
             const lines = priceLines(priceOf(row.original, groupRatio), unit, quotaPerUnit);
-            if (!row.original.enable_groups.includes(group)) return <span className="opacity-60">{t`Not available in this group`}</span>;
+            if (!row.original.enable_groups.includes(group))
+              return <span className="opacity-60">{t`Not available in this group`}</span>;
             return (
               <div className="text-xs whitespace-nowrap" data-testid="price">
                 {lines.call !== undefined && <div>{t`${lines.call} per call`}</div>}

@@ -4,7 +4,9 @@ import { wholeReply } from "./whole-reply";
 /** GET /api/pricing; a signed-in person sees their own groups (New-Api-User), a visitor a new account's. */
 export async function loadPricing(): Promise<Pricing | undefined> {
   const reply = await wholeReply<Partial<Pricing>>("/api/pricing");
-  return reply && { data: reply.data ?? [], group_ratio: reply.group_ratio ?? {}, usable_group: reply.usable_group ?? {} };
+  return (
+    reply && { data: reply.data ?? [], group_ratio: reply.group_ratio ?? {}, usable_group: reply.usable_group ?? {} }
+  );
 }
 
 /** A price in US dollars: per 1M tokens (input and output) for ratio models, per call for fixed prices. */

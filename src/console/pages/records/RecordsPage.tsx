@@ -32,8 +32,16 @@ function RecordList<Row extends TaskRecord>({ kind, columns, testId }: RecordsPr
         {kind.hasPlatform && <FilterInput label={t`Platform`} {...filters.field("platform")} />}
         <TimeRangeInputs start={filters.field("start")} end={filters.field("end")} />
       </FilterForm>
-      <DataTable columns={useRecordColumns(admin, columns)} rows={page.rows} total={page.total} pagination={page.pagination}
-        onPagination={page.onPagination} rowId={(row) => String(row.id)} pageSizes={PAGE_SIZE_CHOICES} testId="records-table" />
+      <DataTable
+        columns={useRecordColumns(admin, columns)}
+        rows={page.rows}
+        total={page.total}
+        pagination={page.pagination}
+        onPagination={page.onPagination}
+        rowId={(row) => String(row.id)}
+        pageSizes={PAGE_SIZE_CHOICES}
+        testId="records-table"
+      />
     </div>
   );
 }

@@ -7,7 +7,11 @@ import { useRecordLabels } from "./record-labels";
 
 const column = columnsFor<DrawingRecord>();
 
-const clipped = (text: string) => <span className="block max-w-56 truncate" title={text}>{text}</span>;
+const clipped = (text: string) => (
+  <span className="block max-w-56 truncate" title={text}>
+    {text}
+  </span>
+);
 
 /** The drawing screen's own columns: the submit result, then the image and both prompts. */
 export function useDrawingColumns(): KindColumns<DrawingRecord> {
@@ -20,7 +24,13 @@ export function useDrawingColumns(): KindColumns<DrawingRecord> {
         column.display({
           id: "code",
           header: t`Submit result`,
-          cell: ({ row }) => <span className={`badge badge-sm whitespace-nowrap ${row.original.code === 1 ? "badge-success" : "badge-warning"}`}>{labels.code(row.original.code)}</span>,
+          cell: ({ row }) => (
+            <span
+              className={`badge badge-sm whitespace-nowrap ${row.original.code === 1 ? "badge-success" : "badge-warning"}`}
+            >
+              {labels.code(row.original.code)}
+            </span>
+          ),
         }),
       ]),
       tail: column.columns([
@@ -29,13 +39,22 @@ export function useDrawingColumns(): KindColumns<DrawingRecord> {
           header: t`Image`,
           cell: ({ row }) =>
             row.original.image_url ? (
-              <a className="link link-primary whitespace-nowrap" href={row.original.image_url} target="_blank" rel="noreferrer">
+              <a
+                className="link link-primary whitespace-nowrap"
+                href={row.original.image_url}
+                target="_blank"
+                rel="noreferrer"
+              >
                 {t`View image`}
               </a>
             ) : null,
         }),
         column.display({ id: "prompt", header: t`Prompt`, cell: ({ row }) => clipped(row.original.prompt) }),
-        column.display({ id: "prompt_en", header: t`Prompt (English)`, cell: ({ row }) => clipped(row.original.prompt_en) }),
+        column.display({
+          id: "prompt_en",
+          header: t`Prompt (English)`,
+          cell: ({ row }) => clipped(row.original.prompt_en),
+        }),
       ]),
     }),
     [i18n.locale],

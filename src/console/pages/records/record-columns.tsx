@@ -18,7 +18,11 @@ function Duration({ row }: { row: TaskRecord }) {
   const seconds = durationOf(row);
   if (seconds === undefined) return <span className="opacity-50">—</span>;
   return (
-    <span className={`badge badge-sm ${seconds > SLOW_SECONDS ? "badge-error" : "badge-success"}`} data-testid="duration" data-slow={seconds > SLOW_SECONDS}>
+    <span
+      className={`badge badge-sm ${seconds > SLOW_SECONDS ? "badge-error" : "badge-success"}`}
+      data-testid="duration"
+      data-slow={seconds > SLOW_SECONDS}
+    >
       {seconds} s
     </span>
   );
@@ -31,11 +35,29 @@ export function useRecordColumns<Row extends TaskRecord>(admin: boolean, kind: K
   return useMemo(() => {
     const column = columnsFor<Row>();
     const head = column.columns([
-      column.display({ id: "submit_time", header: t`Submitted at`, cell: ({ row }) => <span className="whitespace-nowrap">{formatTime(row.original.submit_time)}</span> }),
+      column.display({
+        id: "submit_time",
+        header: t`Submitted at`,
+        cell: ({ row }) => <span className="whitespace-nowrap">{formatTime(row.original.submit_time)}</span>,
+      }),
       column.display({ id: "duration", header: t`Time taken`, cell: ({ row }) => <Duration row={row.original} /> }),
-      column.display({ id: "channel", header: t`Channel`, cell: ({ row }) => (row.original.channel_id ? `#${row.original.channel_id}` : "") }),
-      column.display({ id: "action", header: t`Type`, cell: ({ row }) => <span className="badge badge-sm badge-outline whitespace-nowrap">{labels.action(row.original.action)}</span> }),
-      column.display({ id: "task_id", header: t`Task ID`, cell: ({ row }) => <span className="font-mono text-xs">{kind.taskId(row.original)}</span> }),
+      column.display({
+        id: "channel",
+        header: t`Channel`,
+        cell: ({ row }) => (row.original.channel_id ? `#${row.original.channel_id}` : ""),
+      }),
+      column.display({
+        id: "action",
+        header: t`Type`,
+        cell: ({ row }) => (
+          <span className="badge badge-sm badge-outline whitespace-nowrap">{labels.action(row.original.action)}</span>
+        ),
+      }),
+      column.display({
+        id: "task_id",
+        header: t`Task ID`,
+        cell: ({ row }) => <span className="font-mono text-xs">{kind.taskId(row.original)}</span>,
+      }),
     ]);
     const status = column.columns([
       column.display({
@@ -51,7 +73,11 @@ export function useRecordColumns<Row extends TaskRecord>(admin: boolean, kind: K
       column.display({
         id: "fail_reason",
         header: t`Failure reason`,
-        cell: ({ row }) => <span className="block max-w-48 truncate" title={row.original.fail_reason}>{row.original.fail_reason}</span>,
+        cell: ({ row }) => (
+          <span className="block max-w-48 truncate" title={row.original.fail_reason}>
+            {row.original.fail_reason}
+          </span>
+        ),
       }),
     ]);
     const shown = admin ? head : head.filter((c) => c.id !== "channel");

@@ -46,7 +46,12 @@ export function useRecordLabels() {
     MUSIC: t`Generate music`,
     LYRICS: t`Generate lyrics`,
   };
-  const codes: Record<number, string> = { 1: t`Submitted`, 21: t`Waiting`, 22: t`Duplicate submission`, 0: t`Not submitted` };
+  const codes: Record<number, string> = {
+    1: t`Submitted`,
+    21: t`Waiting`,
+    22: t`Duplicate submission`,
+    0: t`Not submitted`,
+  };
   return {
     status: (status: string) => statuses[status] ?? status,
     action: (action: string) => actions[action] ?? action,

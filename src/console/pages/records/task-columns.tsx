@@ -16,10 +16,20 @@ export function useTaskColumns(): KindColumns<AsyncRecord> {
     () => ({
       taskId: (row) => row.task_id,
       middle: column.columns([
-        column.display({ id: "platform", header: t`Platform`, cell: ({ row }) => <span className="badge badge-sm badge-ghost">{labels.platform(row.original.platform)}</span> }),
+        column.display({
+          id: "platform",
+          header: t`Platform`,
+          cell: ({ row }) => (
+            <span className="badge badge-sm badge-ghost">{labels.platform(row.original.platform)}</span>
+          ),
+        }),
       ]),
       tail: column.columns([
-        column.display({ id: "finish_time", header: t`Finished at`, cell: ({ row }) => <span className="whitespace-nowrap">{formatTime(row.original.finish_time)}</span> }),
+        column.display({
+          id: "finish_time",
+          header: t`Finished at`,
+          cell: ({ row }) => <span className="whitespace-nowrap">{formatTime(row.original.finish_time)}</span>,
+        }),
       ]),
     }),
     [i18n.locale],

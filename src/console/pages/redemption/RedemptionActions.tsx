@@ -33,14 +33,28 @@ export function RedemptionActions({ code, onChanged, onReload, onEdit }: { code:
       <button type="button" className="btn btn-xs" data-action="view" onClick={() => setViewing(true)}>
         <Trans>View</Trans>
       </button>
-      <button type="button" className="btn btn-xs" data-action="copy-key" onClick={() => copyText(code.key, t`Redemption code copied to the clipboard`)}>
+      <button
+        type="button"
+        className="btn btn-xs"
+        data-action="copy-key"
+        onClick={() => copyText(code.key, t`Redemption code copied to the clipboard`)}
+      >
         <Trans>Copy</Trans>
       </button>
       {code.status !== RedemptionStatus.Used && <StatusToggle enabled={unused} onClick={toggle} />}
       {unused && <EditButton onClick={() => onEdit(code)} />}
-      <DeleteButton title={<Trans>Delete redemption code</Trans>} question={<Trans>Delete redemption code {code.name}? This cannot be undone.</Trans>}
-        onConfirm={remove} />
-      {viewing && <KeyListDialog title={<Trans>Redemption code {code.name}</Trans>} keys={[code.key]} onClose={() => setViewing(false)} />}
+      <DeleteButton
+        title={<Trans>Delete redemption code</Trans>}
+        question={<Trans>Delete redemption code {code.name}? This cannot be undone.</Trans>}
+        onConfirm={remove}
+      />
+      {viewing && (
+        <KeyListDialog
+          title={<Trans>Redemption code {code.name}</Trans>}
+          keys={[code.key]}
+          onClose={() => setViewing(false)}
+        />
+      )}
     </div>
   );
 }

@@ -16,7 +16,8 @@ interface RedemptionPanelProps {
   onSaved: (keys: string[]) => void;
 }
 
-const wholeIn = (text: string, min: number, max: number) => /^\s*\d+\s*$/.test(text) && Number(text) >= min && Number(text) <= max;
+const wholeIn = (text: string, min: number, max: number) =>
+  /^\s*\d+\s*$/.test(text) && Number(text) >= min && Number(text) <= max;
 
 /** Creates up to 100 codes alike, or edits an unused code's name and quota. */
 export function RedemptionPanel({ code, onClose, onSaved }: RedemptionPanelProps) {
@@ -36,18 +37,46 @@ export function RedemptionPanel({ code, onClose, onSaved }: RedemptionPanelProps
     const refused = problem();
     if (refused) return toast.error(refused);
     const fields = { name: form.name.trim(), quota };
-    const reply = code ? await api.put("/api/redemption/", { id: code.id, ...fields }) : await api.post<string[]>("/api/redemption/", { ...fields, count: Number(form.count) });
+    const reply = code
+      ? await api.put("/api/redemption/", { id: code.id, ...fields })
+      : await api.post<string[]>("/api/redemption/", { ...fields, count: Number(form.count) });
     if (!reply.ok) return;
     toast.success(code ? t`Redemption code updated` : t`Redemption codes created`);
     onSaved(Array.isArray(reply.data) ? reply.data : []);
   };
   return (
-    <SidePanel title={code ? <Trans>Edit redemption code</Trans> : <Trans>Add redemption codes</Trans>} onClose={onClose}>
+    <SidePanel
+      title={code ? <Trans>Edit redemption code</Trans> : <Trans>Add redemption codes</Trans>}
+      onClose={onClose}
+    >
       <form onSubmit={submit} noValidate className="flex flex-col gap-1" data-testid="redemption-form">
-        <TextField label={t`Name`} name="name" value={form.name} onChange={set("name")} hint={t`At most ${NAME_MAX} characters; blank uses the quota as the name`} />
-        <TextField label={t`Quota`} name="quota" type="number" step="1" value={form.quota} onChange={set("quota")}
-          hint={Number.isFinite(quota) ? t`Equals ${showQuota(quota)}` : undefined} />
-        {!code && <TextField label={t`How many to create`} name="count" type="number" step="1" value={form.count} onChange={set("count")} hint={t`1 to ${BATCH_MAX}`} />}
+        <TextField
+          label={t`Name`}
+          name="name"
+          value={form.name}
+          onChange={set("name")}
+          hint={t`At most ${NAME_MAX} characters; blank uses the quota as the name`}
+        />
+        <TextField
+          label={t`Quota`}
+          name="quota"
+          type="number"
+          step="1"
+          value={form.quota}
+          onChange={set("quota")}
+          hint={Number.isFinite(quota) ? t`Equals ${showQuota(quota)}` : undefined}
+        />
+        {!code && (
+          <TextField
+            label={t`How many to create`}
+            name="count"
+            type="number"
+            step="1"
+            value={form.count}
+            onChange={set("count")}
+            hint={t`1 to ${BATCH_MAX}`}
+          />
+        )}
         <SubmitOrCancel submit={<Trans>Submit</Trans>} onCancel={onClose} />
       </form>
     </SidePanel>

@@ -28,11 +28,20 @@ export default function RedemptionsPage() {
   };
   return (
     <div className="flex flex-col gap-3" data-testid="redemptions-page">
-      <SearchForm fields={[{ name: "keyword", placeholder: t`Search by ID or name` }]} testId="redemption-search" onSearch={(values) => {
+      <SearchForm
+        fields={[{ name: "keyword", placeholder: t`Search by ID or name` }]}
+        testId="redemption-search"
+        onSearch={(values) => {
           page.firstPage();
           setKeyword(values.keyword);
-        }}>
-        <button type="button" className="btn btn-primary" data-action="add-redemption" onClick={() => setEditing("new")}>
+        }}
+      >
+        <button
+          type="button"
+          className="btn btn-primary"
+          data-action="add-redemption"
+          onClick={() => setEditing("new")}
+        >
           <Trans>Add redemption codes</Trans>
         </button>
         <button type="button" className="btn" data-action="copy-selected" onClick={copySelected}>
@@ -41,14 +50,23 @@ export default function RedemptionsPage() {
       </SearchForm>
       <ServerTable page={page} rows={page.rows} columns={columns} rowId={idOfRow} testId="redemptions-table" />
       {editing && (
-        <RedemptionPanel code={editing === "new" ? undefined : editing} onClose={() => setEditing(null)}
+        <RedemptionPanel
+          code={editing === "new" ? undefined : editing}
+          onClose={() => setEditing(null)}
           onSaved={(keys) => {
             setEditing(null);
             setCreated(keys);
             void page.reload();
-          }} />
+          }}
+        />
       )}
-      {created.length > 0 && <KeyListDialog title={<Trans>{created.length} redemption codes created</Trans>} keys={created} onClose={() => setCreated([])} />}
+      {created.length > 0 && (
+        <KeyListDialog
+          title={<Trans>{created.length} redemption codes created</Trans>}
+          keys={created}
+          onClose={() => setCreated([])}
+        />
+      )}
     </div>
   );
 }

@@ -29,15 +29,31 @@ export function useRedemptionColumns(handlers: RedemptionRowHandlers): PagedColu
         id: "status",
         header: t`Status`,
         cell: ({ row }) => (
-          <span className={`badge badge-sm whitespace-nowrap ${STATUS_BADGE[row.original.status] ?? "badge-ghost"}`} data-testid="status" data-status={row.original.status}>
+          <span
+            className={`badge badge-sm whitespace-nowrap ${STATUS_BADGE[row.original.status] ?? "badge-ghost"}`}
+            data-testid="status"
+            data-status={row.original.status}
+          >
             {labels[row.original.status] ?? t`Unknown status`}
           </span>
         ),
       }),
       column.display({ id: "quota", header: t`Quota`, cell: ({ row }) => showQuota(row.original.quota) }),
-      column.display({ id: "created", header: t`Created`, cell: ({ row }) => <DateTime seconds={row.original.created_time} /> }),
-      column.display({ id: "redeemer", header: t`Redeemed by`, cell: ({ row }) => row.original.used_user_id || t`Nobody` }),
-      column.display({ id: "actions", header: t`Actions`, cell: ({ row }) => <RedemptionActions code={row.original} {...handlers} /> }),
+      column.display({
+        id: "created",
+        header: t`Created`,
+        cell: ({ row }) => <DateTime seconds={row.original.created_time} />,
+      }),
+      column.display({
+        id: "redeemer",
+        header: t`Redeemed by`,
+        cell: ({ row }) => row.original.used_user_id || t`Nobody`,
+      }),
+      column.display({
+        id: "actions",
+        header: t`Actions`,
+        cell: ({ row }) => <RedemptionActions code={row.original} {...handlers} />,
+      }),
     ]);
   }, [i18n.locale, handlers]);
 }

@@ -11,7 +11,13 @@ export function ChatMenu({ tokenId }: { tokenId: number }) {
     const key = await revealKey(tokenId);
     if (key) window.open(fillChatLink(template, key), "_blank", "noopener,noreferrer");
   };
-  const items = (links ?? []).map((link) => ({ key: link.name, label: link.name, onSelect: () => void open(link.template) }));
-  const empty = links ? t`Contact the administrator to configure chat links` : t`Chat link configuration error, contact the administrator`;
+  const items = (links ?? []).map((link) => ({
+    key: link.name,
+    label: link.name,
+    onSelect: () => void open(link.template),
+  }));
+  const empty = links
+    ? t`Contact the administrator to configure chat links`
+    : t`Chat link configuration error, contact the administrator`;
   return <PopoverMenu label={t`Chat`} items={items} empty={empty} testId="chat-menu" />;
 }

@@ -46,8 +46,14 @@ export function TokenActions({ token, onChanged, onReload, onEdit }: { token: To
       <ChatMenu tokenId={token.id} />
       <StatusToggle enabled={enabled} onClick={toggle} />
       <EditButton onClick={() => onEdit(token)} />
-      <DeleteButton title={<Trans>Delete token</Trans>} question={<Trans>Delete token {token.name}? This cannot be undone.</Trans>} onConfirm={remove} />
-      {shown && <KeyListDialog title={<Trans>Key of {token.name}</Trans>} keys={[shown]} onClose={() => setShown(null)} />}
+      <DeleteButton
+        title={<Trans>Delete token</Trans>}
+        question={<Trans>Delete token {token.name}? This cannot be undone.</Trans>}
+        onConfirm={remove}
+      />
+      {shown && (
+        <KeyListDialog title={<Trans>Key of {token.name}</Trans>} keys={[shown]} onClose={() => setShown(null)} />
+      )}
     </div>
   );
 }

@@ -9,17 +9,37 @@ import { TextField } from "../../components/form/TextField";
 import { SidePanel } from "../../components/SidePanel";
 import { platform } from "../../state/status";
 import { toast } from "../../state/toasts";
-import { newTokenDraft, tokenBodyOf, tokenDraftOf, tokenProblem, type TokenDraft, type TokenProblem } from "./token-form";
+import {
+  newTokenDraft,
+  tokenBodyOf,
+  tokenDraftOf,
+  tokenProblem,
+  type TokenDraft,
+  type TokenProblem,
+} from "./token-form";
 import { CountField, ExpiryField, GroupField, ModelLimitsField, QuotaField } from "./TokenFields";
 
 /** The drawer that creates tokens (no token given) or edits one. */
-export function TokenPanel({ token, onClose, onSaved }: { token?: TokenView; onClose: () => void; onSaved: () => void }) {
+export function TokenPanel({
+  token,
+  onClose,
+  onSaved,
+}: {
+  token?: TokenView;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   useSignals();
   const { t } = useLingui();
   const creating = !token;
   const autoGroup = (platform.value as { default_use_auto_group?: boolean } | null)?.default_use_auto_group;
-  const [draft, setDraft] = useState<TokenDraft>(() => (token ? tokenDraftOf(token) : newTokenDraft(autoGroup ? "auto" : "")));
-  const set = <K extends keyof TokenDraft>(key: K) => (value: TokenDraft[K]) => setDraft((d) => ({ ...d, [key]: value }));
+  const [draft, setDraft] = useState<TokenDraft>(() =>
+    token ? tokenDraftOf(token) : newTokenDraft(autoGroup ? "auto" : ""),
+  );
+  const set =
+    <K extends keyof TokenDraft>(key: K) =>
+    (value: TokenDraft[K]) =>
+      setDraft((d) => ({ ...d, [key]: value }));
   const problems: Record<TokenProblem, string> = {
     name: t`Please enter a name`,
     expiry: t`Invalid expiry time format!`,
@@ -32,7 +52,9 @@ export function TokenPanel({ token, onClose, onSaved }: { token?: TokenView; onC
     const problem = tokenProblem(draft, creating);
     if (problem) return toast.error(problems[problem]);
     const body = tokenBodyOf(draft, creating);
-    const reply = creating ? await api.post<{ ids: number[] }>("/api/token/", body) : await api.put("/api/token/", { id: token.id, ...body });
+    const reply = creating
+      ? await api.post<{ ids: number[] }>("/api/token/", body)
+      : await api.put("/api/token/", { id: token.id, ...body });
     if (!reply.ok) return;
     toast.success(creating ? t`Token created` : t`Token updated`);
     onSaved();
@@ -46,8 +68,15 @@ export function TokenPanel({ token, onClose, onSaved }: { token?: TokenView; onC
         <ExpiryField {...props} />
         <QuotaField {...props} />
         <ModelLimitsField {...props} />
-        <TextArea label={t`Allowed IPs`} name="allow_ips" value={draft.allow_ips} onChange={set("allow_ips")} rows={3} monospace
-          hint={t`One IP address or CIDR range per line; blank allows every address`} />
+        <TextArea
+          label={t`Allowed IPs`}
+          name="allow_ips"
+          value={draft.allow_ips}
+          onChange={set("allow_ips")}
+          rows={3}
+          monospace
+          hint={t`One IP address or CIDR range per line; blank allows every address`}
+        />
         {creating && <CountField {...props} />}
         <SubmitOrCancel submit={<Trans>Submit</Trans>} onCancel={onClose} />
       </form>

@@ -31,10 +31,14 @@ export default function TokensPage() {
   ];
   return (
     <div className="flex flex-col gap-3" data-testid="tokens-page">
-      <SearchForm fields={fields} testId="token-search" onSearch={(values) => {
+      <SearchForm
+        fields={fields}
+        testId="token-search"
+        onSearch={(values) => {
           page.firstPage();
           setFilter(values);
-        }}>
+        }}
+      >
         <button type="button" className="btn btn-primary" data-action="add-token" onClick={() => setEditing("new")}>
           <Trans>Add token</Trans>
         </button>
@@ -44,11 +48,14 @@ export default function TokensPage() {
       </SearchForm>
       <ServerTable page={page} rows={page.rows} columns={columns} rowId={idOfRow} testId="tokens-table" />
       {editing && (
-        <TokenPanel token={editing === "new" ? undefined : editing} onClose={() => setEditing(null)}
+        <TokenPanel
+          token={editing === "new" ? undefined : editing}
+          onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
             void page.reload();
-          }} />
+          }}
+        />
       )}
     </div>
   );

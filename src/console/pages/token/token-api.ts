@@ -23,5 +23,7 @@ export async function revealKey(id: number): Promise<string | undefined> {
 /** Whole keys of several tokens, in the order of `ids`. */
 export async function revealKeys(ids: number[]): Promise<string[] | undefined> {
   const reply = await api.post<{ keys: Record<string, string> }>("/api/token/batch/keys", { ids });
-  return reply.ok ? ids.map((id) => reply.data.keys[String(id)]).filter((key): key is string => Boolean(key)) : undefined;
+  return reply.ok
+    ? ids.map((id) => reply.data.keys[String(id)]).filter((key): key is string => Boolean(key))
+    : undefined;
 }

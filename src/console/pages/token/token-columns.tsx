@@ -33,7 +33,9 @@ export function useTokenColumns(handlers: TokenRowHandlers): PagedColumns<TokenV
         cell: ({ row }) => (
           <div>
             <div className="font-medium">{row.original.name}</div>
-            <div className="text-xs opacity-60 font-mono whitespace-nowrap" data-testid="masked-key">{row.original.key}</div>
+            <div className="text-xs opacity-60 font-mono whitespace-nowrap" data-testid="masked-key">
+              {row.original.key}
+            </div>
           </div>
         ),
       }),
@@ -41,19 +43,33 @@ export function useTokenColumns(handlers: TokenRowHandlers): PagedColumns<TokenV
         id: "status",
         header: t`Status`,
         cell: ({ row }) => (
-          <span className={`badge badge-sm whitespace-nowrap ${STATUS_BADGE[row.original.status] ?? "badge-ghost"}`} data-testid="status" data-status={row.original.status}>
+          <span
+            className={`badge badge-sm whitespace-nowrap ${STATUS_BADGE[row.original.status] ?? "badge-ghost"}`}
+            data-testid="status"
+            data-status={row.original.status}
+          >
             {statusLabel(row.original)}
           </span>
         ),
       }),
-      column.display({ id: "group", header: t`Group`, cell: ({ row }) => <span className="whitespace-nowrap">{row.original.group || t`The user's group`}</span> }),
+      column.display({
+        id: "group",
+        header: t`Group`,
+        cell: ({ row }) => <span className="whitespace-nowrap">{row.original.group || t`The user's group`}</span>,
+      }),
       column.display({
         id: "quota",
         header: t`Used / remaining`,
         cell: ({ row }) => (
           <div className="flex flex-col items-start gap-1">
-            <span className="badge badge-sm badge-outline" title={t`Used quota`}>{showQuota(row.original.used_quota)}</span>
-            <span className="badge badge-sm badge-ghost whitespace-nowrap" title={t`Remaining quota`} data-testid="remaining">
+            <span className="badge badge-sm badge-outline" title={t`Used quota`}>
+              {showQuota(row.original.used_quota)}
+            </span>
+            <span
+              className="badge badge-sm badge-ghost whitespace-nowrap"
+              title={t`Remaining quota`}
+              data-testid="remaining"
+            >
               {row.original.unlimited_quota ? t`Unlimited` : showQuota(row.original.remain_quota)}
             </span>
           </div>
@@ -65,11 +81,17 @@ export function useTokenColumns(handlers: TokenRowHandlers): PagedColumns<TokenV
         cell: ({ row }) => (
           <div className="flex flex-col text-xs">
             <DateTime seconds={row.original.created_time} />
-            <span className="opacity-70">{row.original.expired_time === -1 ? t`Never expires` : <DateTime seconds={row.original.expired_time} />}</span>
+            <span className="opacity-70">
+              {row.original.expired_time === -1 ? t`Never expires` : <DateTime seconds={row.original.expired_time} />}
+            </span>
           </div>
         ),
       }),
-      column.display({ id: "actions", header: t`Actions`, cell: ({ row }) => <TokenActions token={row.original} {...handlers} /> }),
+      column.display({
+        id: "actions",
+        header: t`Actions`,
+        cell: ({ row }) => <TokenActions token={row.original} {...handlers} />,
+      }),
     ]);
   }, [i18n.locale, handlers]);
 }

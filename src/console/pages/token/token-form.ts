@@ -25,8 +25,15 @@ const HOUR = 3600;
 export const EXPIRY_PRESETS = { never: 0, hour: HOUR, day: 24 * HOUR, month: 30 * 24 * HOUR, minute: 60 } as const;
 
 export const newTokenDraft = (group: string): TokenDraft => ({
-  name: "", expiry: "", remain_quota: String(DEFAULT_TOKEN_QUOTA), unlimited_quota: false, model_limits_enabled: false,
-  model_limits: [], allow_ips: "", group, count: "1",
+  name: "",
+  expiry: "",
+  remain_quota: String(DEFAULT_TOKEN_QUOTA),
+  unlimited_quota: false,
+  model_limits_enabled: false,
+  model_limits: [],
+  allow_ips: "",
+  group,
+  count: "1",
 });
 
 export const tokenDraftOf = (token: TokenView): TokenDraft => ({
@@ -42,10 +49,12 @@ export const tokenDraftOf = (token: TokenView): TokenDraft => ({
 });
 
 /** The expiry text a preset gives, from `now` (seconds). */
-export const expiryAfter = (seconds: number, now = Math.floor(Date.now() / 1000)) => (seconds === 0 ? "" : formatDateTime(now + seconds));
+export const expiryAfter = (seconds: number, now = Math.floor(Date.now() / 1000)) =>
+  seconds === 0 ? "" : formatDateTime(now + seconds);
 
 /** -1 for never (blank or "-1"), a unix time, or NaN when the text is no date. */
-export const expiryOf = (text: string): number => (text.trim() === "" || text.trim() === "-1" ? -1 : parseDateTime(text));
+export const expiryOf = (text: string): number =>
+  text.trim() === "" || text.trim() === "-1" ? -1 : parseDateTime(text);
 
 const isWhole = (text: string) => /^\s*-?\d+\s*$/.test(text);
 

@@ -40,9 +40,16 @@ export function OnlineTopUpCard() {
       )}
       <label className="flex flex-col gap-1 text-sm">
         <span className="opacity-70">{unit}</span>
-        <input className="input w-full" type="number" name="amount" min={1} step={1} value={amount}
+        <input
+          className="input w-full"
+          type="number"
+          name="amount"
+          min={1}
+          step={1}
+          value={amount}
           onChange={(e) => setAmount(e.currentTarget.value)}
-          onBlur={() => setAmount(String(Math.max(1, Math.floor(Number(amount)) || 1)))} />
+          onBlur={() => setAmount(String(Math.max(1, Math.floor(Number(amount)) || 1)))}
+        />
       </label>
       <p className="text-sm opacity-80" data-testid="money">
         {money !== undefined ? <Trans>Amount to pay: ¥{money}</Trans> : <Trans>Minimum top-up: {minimum}</Trans>}
@@ -50,8 +57,14 @@ export function OnlineTopUpCard() {
       {methods ? (
         <div className="flex flex-wrap gap-2">
           {methods.map((method) => (
-            <button key={method.type} type="button" className="btn text-white border-0" data-method={method.type}
-              style={{ backgroundColor: method.color || undefined }} onClick={() => choose(method)}>
+            <button
+              key={method.type}
+              type="button"
+              className="btn text-white border-0"
+              data-method={method.type}
+              style={{ backgroundColor: method.color || undefined }}
+              onClick={() => choose(method)}
+            >
               {method.name}
             </button>
           ))}
@@ -62,9 +75,15 @@ export function OnlineTopUpCard() {
         </div>
       )}
       {confirming && (
-        <ConfirmDialog title={<Trans>Confirm the top-up</Trans>} onCancel={() => setConfirming(null)} onConfirm={() => void pay(confirming)}>
+        <ConfirmDialog
+          title={<Trans>Confirm the top-up</Trans>}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => void pay(confirming)}
+        >
           <div data-testid="pay-confirm">
-            <Trans>Top up {amount} and pay ¥{money ?? "…"} with {confirming.name}?</Trans>
+            <Trans>
+              Top up {amount} and pay ¥{money ?? "…"} with {confirming.name}?
+            </Trans>
           </div>
         </ConfirmDialog>
       )}

@@ -30,7 +30,13 @@ export function RedeemCard({ onRedeemed }: { onRedeemed: () => void }) {
   return (
     <SettingCard title={<Trans>Redeem a code</Trans>} testId="redeem">
       <form onSubmit={redeem} className="flex flex-wrap gap-2">
-        <input className="input flex-1 min-w-48" name="redemption-code" placeholder={t`Redemption code`} value={code} onChange={(e) => setCode(e.currentTarget.value)} />
+        <input
+          className="input flex-1 min-w-48"
+          name="redemption-code"
+          placeholder={t`Redemption code`}
+          value={code}
+          onChange={(e) => setCode(e.currentTarget.value)}
+        />
         <button type="submit" className="btn btn-primary" disabled={busy} data-testid="redeem-submit">
           {busy ? <span className="loading loading-spinner loading-sm" /> : <Trans>Redeem</Trans>}
         </button>

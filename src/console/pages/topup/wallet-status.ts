@@ -23,7 +23,9 @@ export const walletStatus = (): Partial<WalletStatus> => (platform.value ?? {}) 
 /** The payment methods, or undefined when the option is not a list of {name, type} (the 'pay method config error'). */
 export function payMethodsOf(value: unknown): PayMethod[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const valid = value.every((m) => m && typeof m === "object" && typeof m.name === "string" && typeof m.type === "string");
+  const valid = value.every(
+    (m) => m && typeof m === "object" && typeof m.name === "string" && typeof m.type === "string",
+  );
   return valid ? (value as PayMethod[]) : undefined;
 }
 

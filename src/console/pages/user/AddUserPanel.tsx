@@ -25,9 +25,21 @@ export function AddUserPanel({ onClose, onCreated }: { onClose: () => void; onCr
     <SidePanel title={<Trans>Add user</Trans>} onClose={onClose}>
       <form onSubmit={submit} className="flex flex-col gap-1" data-testid="add-user-form">
         <TextField label={t`Username`} name="username" value={form.username} onChange={set("username")} />
-        <TextField label={t`Display name`} name="display_name" value={form.display_name} onChange={set("display_name")} />
-        <TextField label={t`Password`} name="password" type="password" value={form.password} onChange={set("password")}
-          hint={t`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`} autoComplete="new-password" />
+        <TextField
+          label={t`Display name`}
+          name="display_name"
+          value={form.display_name}
+          onChange={set("display_name")}
+        />
+        <TextField
+          label={t`Password`}
+          name="password"
+          type="password"
+          value={form.password}
+          onChange={set("password")}
+          hint={t`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
+          autoComplete="new-password"
+        />
         <SubmitOrCancel submit={<Trans>Submit</Trans>} onCancel={onClose} />
       </form>
     </SidePanel>

@@ -40,7 +40,8 @@ export function EditUserForm({ id, onSaved, onCancel }: { id: number; onSaved: (
     e.preventDefault();
     const delta = Number(addition || 0);
     if (!Number.isInteger(delta)) return toast.error(t`Check the input`);
-    if (form.password && form.password.length < PASSWORD_MIN) return toast.error(t`The password must be at least ${PASSWORD_MIN} characters`);
+    if (form.password && form.password.length < PASSWORD_MIN)
+      return toast.error(t`The password must be at least ${PASSWORD_MIN} characters`);
     const changed = changedKeys(editableOf(loaded), form);
     if (changed.length === 0 && delta === 0) return toast.info(t`Nothing changed`);
     const body: Record<string, unknown> = { id };
@@ -63,11 +64,25 @@ export function EditUserForm({ id, onSaved, onCancel }: { id: number; onSaved: (
     <form onSubmit={submit} className="flex flex-col gap-1" data-testid="edit-user-form">
       <TextField label={t`Username`} name="username" value={form.username} onChange={set("username")} />
       <TextField label={t`Display name`} name="display_name" value={form.display_name} onChange={set("display_name")} />
-      <TextField label={t`Password`} name="password" type="password" value={form.password} onChange={set("password")}
-        hint={t`Leave empty to keep the password; at least ${PASSWORD_MIN} characters`} autoComplete="new-password" />
+      <TextField
+        label={t`Password`}
+        name="password"
+        type="password"
+        value={form.password}
+        onChange={set("password")}
+        hint={t`Leave empty to keep the password; at least ${PASSWORD_MIN} characters`}
+        autoComplete="new-password"
+      />
       <SelectField label={t`Group`} name="group" value={form.group} options={groupOptions} onChange={set("group")} />
-      <TextField label={t`Add quota (negative to subtract)`} name="quota_addition" type="number" step="1" value={addition} onChange={setAddition}
-        hint={t`Current balance ${showQuota(loaded.quota)}; after saving ${showQuota(loaded.quota + (Number(addition) || 0))}`} />
+      <TextField
+        label={t`Add quota (negative to subtract)`}
+        name="quota_addition"
+        type="number"
+        step="1"
+        value={addition}
+        onChange={setAddition}
+        hint={t`Current balance ${showQuota(loaded.quota)}; after saving ${showQuota(loaded.quota + (Number(addition) || 0))}`}
+      />
       <TextField label={t`Remark`} name="remark" value={form.remark} onChange={set("remark")} />
       <div className="text-sm mt-2" data-testid="bindings">
         {bindings.map(([name, value]) => (

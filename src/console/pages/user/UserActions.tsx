@@ -32,9 +32,13 @@ export function UserActions({ user, onChanged, onEdit }: UserActionsProps) {
   return (
     <div className="flex flex-wrap gap-1" data-testid={`actions-${user.username}`}>
       {actions.map((action) => (
-        <button key={action} type="button" data-action={action}
+        <button
+          key={action}
+          type="button"
+          data-action={action}
           className={`btn btn-xs ${action === "delete" ? "btn-error" : action === "disable" ? "btn-warning" : ""}`}
-          onClick={() => (action === "delete" ? setConfirmDelete(true) : manage(action))}>
+          onClick={() => (action === "delete" ? setConfirmDelete(true) : manage(action))}
+        >
           {labels.action(action)}
         </button>
       ))}
@@ -42,11 +46,15 @@ export function UserActions({ user, onChanged, onEdit }: UserActionsProps) {
         <Trans>Edit</Trans>
       </button>
       {confirmDelete && (
-        <ConfirmDialog danger title={<Trans>Delete user</Trans>} onCancel={() => setConfirmDelete(false)}
+        <ConfirmDialog
+          danger
+          title={<Trans>Delete user</Trans>}
+          onCancel={() => setConfirmDelete(false)}
           onConfirm={() => {
             setConfirmDelete(false);
             void manage("delete");
-          }}>
+          }}
+        >
           <Trans>Delete {user.username}? This cannot be undone.</Trans>
         </ConfirmDialog>
       )}

@@ -20,7 +20,14 @@ export default function UsersPage() {
   const [editing, setEditing] = useState<UserView | null>(null);
   const page = useServerPage<UserView>((p, size) => userListUrl(filter.keyword, filter.group, p, size));
   const { patchRow } = page;
-  const onChanged = useCallback((user: UserView) => patchRow((row) => row.id === user.id, () => user), [patchRow]);
+  const onChanged = useCallback(
+    (user: UserView) =>
+      patchRow(
+        (row) => row.id === user.id,
+        () => user,
+      ),
+    [patchRow],
+  );
   const columns = useUserColumns(onChanged, setEditing);
 
   const search = (e: FormEvent) => {
@@ -37,9 +44,20 @@ export default function UsersPage() {
   return (
     <div className="flex flex-col gap-3" data-testid="users-page">
       <form onSubmit={search} className="flex flex-wrap gap-2 items-end">
-        <input className="input w-64 max-tablet:w-full" name="keyword" placeholder={t`Search by ID, username, display name or email`}
-          value={draft.keyword} onChange={(e) => setDraft({ ...draft, keyword: e.currentTarget.value })} />
-        <select className="select w-40" name="group" aria-label={t`Group`} value={draft.group} onChange={(e) => setDraft({ ...draft, group: e.currentTarget.value })}>
+        <input
+          className="input w-64 max-tablet:w-full"
+          name="keyword"
+          placeholder={t`Search by ID, username, display name or email`}
+          value={draft.keyword}
+          onChange={(e) => setDraft({ ...draft, keyword: e.currentTarget.value })}
+        />
+        <select
+          className="select w-40"
+          name="group"
+          aria-label={t`Group`}
+          value={draft.group}
+          onChange={(e) => setDraft({ ...draft, group: e.currentTarget.value })}
+        >
           <option value="">{t`All groups`}</option>
           {(groups.data ?? []).map((g) => (
             <option key={g} value={g}>
@@ -54,8 +72,16 @@ export default function UsersPage() {
           <Trans>Add user</Trans>
         </button>
       </form>
-      <DataTable columns={columns} rows={page.rows} total={page.total} pagination={page.pagination} onPagination={page.onPagination}
-        rowId={(u) => String(u.id)} pageSizes={PAGE_SIZE_CHOICES} testId="users-table" />
+      <DataTable
+        columns={columns}
+        rows={page.rows}
+        total={page.total}
+        pagination={page.pagination}
+        onPagination={page.onPagination}
+        rowId={(u) => String(u.id)}
+        pageSizes={PAGE_SIZE_CHOICES}
+        testId="users-table"
+      />
       {adding && <AddUserPanel onClose={() => setAdding(false)} onCreated={closeAndReload} />}
       {editing && (
         <SidePanel title={<Trans>Edit user</Trans>} onClose={() => setEditing(null)}>

@@ -8,7 +8,10 @@ import { useUserLabels } from "./use-user-labels";
 
 const column = columnsFor<UserView>();
 
-export function useUserColumns(onChanged: (user: UserView) => void, onEdit: (user: UserView) => void): PagedColumns<UserView> {
+export function useUserColumns(
+  onChanged: (user: UserView) => void,
+  onEdit: (user: UserView) => void,
+): PagedColumns<UserView> {
   const { t, i18n } = useLingui();
   const labels = useUserLabels();
   return useMemo(
@@ -31,23 +34,40 @@ export function useUserColumns(onChanged: (user: UserView) => void, onEdit: (use
           header: t`Statistics`,
           cell: ({ row }) => (
             <div className="flex flex-wrap gap-1">
-              <span className="badge badge-sm" title={t`Remaining quota`}>{showQuota(row.original.quota)}</span>
-              <span className="badge badge-sm badge-outline" title={t`Used quota`}>{showQuota(row.original.used_quota)}</span>
-              <span className="badge badge-sm badge-ghost" title={t`Requests`}>{row.original.request_count}</span>
+              <span className="badge badge-sm" title={t`Remaining quota`}>
+                {showQuota(row.original.quota)}
+              </span>
+              <span className="badge badge-sm badge-outline" title={t`Used quota`}>
+                {showQuota(row.original.used_quota)}
+              </span>
+              <span className="badge badge-sm badge-ghost" title={t`Requests`}>
+                {row.original.request_count}
+              </span>
             </div>
           ),
         }),
-        column.display({ id: "role", header: t`Role`, cell: ({ row }) => <span data-testid="role">{labels.role(row.original.role)}</span> }),
+        column.display({
+          id: "role",
+          header: t`Role`,
+          cell: ({ row }) => <span data-testid="role">{labels.role(row.original.role)}</span>,
+        }),
         column.display({
           id: "status",
           header: t`Status`,
           cell: ({ row }) => (
-            <span data-testid="status" className={`badge badge-sm ${row.original.DeletedAt ? "badge-neutral" : row.original.status === 1 ? "badge-success" : "badge-error"}`}>
+            <span
+              data-testid="status"
+              className={`badge badge-sm ${row.original.DeletedAt ? "badge-neutral" : row.original.status === 1 ? "badge-success" : "badge-error"}`}
+            >
               {labels.status(row.original)}
             </span>
           ),
         }),
-        column.display({ id: "actions", header: t`Actions`, cell: ({ row }) => <UserActions user={row.original} onChanged={onChanged} onEdit={onEdit} /> }),
+        column.display({
+          id: "actions",
+          header: t`Actions`,
+          cell: ({ row }) => <UserActions user={row.original} onChanged={onChanged} onEdit={onEdit} />,
+        }),
       ]),
     [i18n.locale, onChanged, onEdit],
   );

@@ -25,7 +25,10 @@ export function openaiUsage(t: TokenCounts) {
     prompt_tokens: t.prompt,
     completion_tokens: t.completion,
     total_tokens: t.prompt + t.completion,
-    prompt_tokens_details: { cached_tokens: t.cached, ...(t.cacheWrite ? { cached_creation_tokens: t.cacheWrite } : {}) },
+    prompt_tokens_details: {
+      cached_tokens: t.cached,
+      ...(t.cacheWrite ? { cached_creation_tokens: t.cacheWrite } : {}),
+    },
     ...(t.reasoning ? { completion_tokens_details: { reasoning_tokens: t.reasoning } } : {}),
   };
 }
@@ -43,7 +46,12 @@ export function chatCompletion(p: {
     model: p.model,
     choices: p.choices.map((c, index) => ({
       index,
-      message: { role: "assistant", content: c.content, ...(c.reasoning && { reasoning_content: c.reasoning }), refusal: null },
+      message: {
+        role: "assistant",
+        content: c.content,
+        ...(c.reasoning && { reasoning_content: c.reasoning }),
+        refusal: null,
+      },
       logprobs: null,
       finish_reason: c.finish,
     })),
@@ -131,7 +139,10 @@ export function stopList(stop: unknown): string[] | undefined {
 }
 
 /** An OpenAI chat request's messages as the other dialects take them: the system text apart, then the turns. */
-export function chatTurns(body: Record<string, any>, family: string): { system: string; turns: { role: "user" | "assistant"; parts: Part[] }[] } {
+export function chatTurns(
+  body: Record<string, any>,
+  family: string,
+): { system: string; turns: { role: "user" | "assistant"; parts: Part[] }[] } {
   refuseUntranslatable(body, family);
   if (!Array.isArray(body.messages)) throw invalidRequest("messages must be an array");
   const system: string[] = [];
@@ -149,9 +160,13 @@ export function chatTurns(body: Record<string, any>, family: string): { system: 
 /** What this translation does not carry; refused rather than silently dropped, since the answer would differ. */
 export function refuseUntranslatable(body: Record<string, any>, family: string): void {
   const tools = Array.isArray(body.tools) && body.tools.length > 0;
-  const toolTurns = Array.isArray(body.messages) && body.messages.some((m: any) => m?.role === "tool" || m?.role === "function" || m?.tool_calls?.length);
-  if (tools || body.functions || toolTurns) throw invalidRequest(`tool calling is not supported on ${family} channels`, "unsupported_parameter");
-  if (typeof body.n === "number" && body.n > 1) throw invalidRequest(`n > 1 is not supported on ${family} channels`, "unsupported_parameter");
+  const toolTurns =
+    Array.isArray(body.messages) &&
+    body.messages.some((m: any) => m?.role === "tool" || m?.role === "function" || m?.tool_calls?.length);
+  if (tools || body.functions || toolTurns)
+    throw invalidRequest(`tool calling is not supported on ${family} channels`, "unsupported_parameter");
+  if (typeof body.n === "number" && body.n > 1)
+    throw invalidRequest(`n > 1 is not supported on ${family} channels`, "unsupported_parameter");
 }
 
 export const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);

@@ -13,13 +13,23 @@ export function OperationTab() {
   return (
     <div className="flex flex-col gap-4" data-testid="operation-tab">
       {cards.map((card) => (
-        <OptionCard key={card.id} testId={`card-${card.id}`} title={card.title} fields={card.fields} options={options} />
+        <OptionCard
+          key={card.id}
+          testId={`card-${card.id}`}
+          title={card.title}
+          fields={card.fields}
+          options={options}
+        />
       ))}
-      <OptionCard testId="card-logs" title={t`Logs`} options={options}
+      <OptionCard
+        testId="card-logs"
+        title={t`Logs`}
+        options={options}
         fields={[
           { key: "LogConsumeEnabled", kind: "switch", label: t`Record consumption logs` },
           { key: "LogRetentionDays", kind: "number", min: 0, label: t`Keep logs for (days, 0: forever)` },
-        ]}>
+        ]}
+      >
         <LogCleanup />
       </OptionCard>
       <ModelPriceEditor options={options} />

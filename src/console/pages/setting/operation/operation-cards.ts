@@ -19,7 +19,13 @@ export function useOperationCards(): CardSpec[] {
         { key: "TopUpLink", kind: "text", label: t`Top-up link`, hint: t`Where users buy redemption codes` },
         { key: "ChatLink", kind: "text", label: t`Chat link` },
         { key: "ChatLink2", kind: "text", label: t`Chat link 2` },
-        { key: "QuotaPerUnit", kind: "number", min: 1, label: t`Quota per unit`, hint: t`Quota units that make one US dollar (500000 by default)` },
+        {
+          key: "QuotaPerUnit",
+          kind: "number",
+          min: 1,
+          label: t`Quota per unit`,
+          hint: t`Quota units that make one US dollar (500000 by default)`,
+        },
         { key: "RetryTimes", kind: "number", min: 0, label: t`Retry times` },
         { key: "USDExchangeRate", kind: "number", min: 0, label: t`USD exchange rate` },
         { key: "DisplayInCurrencyEnabled", kind: "switch", label: t`Show quota as a currency amount` },
@@ -74,13 +80,30 @@ export function useOperationCards(): CardSpec[] {
       id: "monitoring",
       title: t`Monitoring`,
       fields: [
-        { key: "ChannelDisableThreshold", kind: "number", min: 0, label: t`Longest response time (seconds)`, hint: t`Channels slower than this in a test are disabled` },
+        {
+          key: "ChannelDisableThreshold",
+          kind: "number",
+          min: 0,
+          label: t`Longest response time (seconds)`,
+          hint: t`Channels slower than this in a test are disabled`,
+        },
         { key: "QuotaRemindThreshold", kind: "number", min: 0, label: t`Quota reminder threshold` },
         { key: "AutomaticDisableChannelEnabled", kind: "switch", label: t`Disable a channel when it fails` },
         { key: "AutomaticEnableChannelEnabled", kind: "switch", label: t`Enable a channel again when a test succeeds` },
-        { key: "AutomaticDisableStatusCodes", kind: "text", label: t`Status codes that disable a channel`, hint: t`e.g. 401,500-599` },
+        {
+          key: "AutomaticDisableStatusCodes",
+          kind: "text",
+          label: t`Status codes that disable a channel`,
+          hint: t`e.g. 401,500-599`,
+        },
         { key: "AutomaticRetryStatusCodes", kind: "text", label: t`Status codes that are retried` },
-        { key: "AutomaticDisableKeywords", kind: "textarea", label: t`Keywords that disable a channel`, hint: t`One per line, case-insensitive`, rows: 5 },
+        {
+          key: "AutomaticDisableKeywords",
+          kind: "textarea",
+          label: t`Keywords that disable a channel`,
+          hint: t`One per line, case-insensitive`,
+          rows: 5,
+        },
       ],
     },
     {
@@ -106,7 +129,15 @@ export function useOperationCards(): CardSpec[] {
     {
       id: "chats",
       title: t`Chat configuration`,
-      fields: [{ key: "Chats", kind: "json", label: t`Chat clients (JSON)`, hint: t`A list of chat clients and their link templates`, rows: 6 }],
+      fields: [
+        {
+          key: "Chats",
+          kind: "json",
+          label: t`Chat clients (JSON)`,
+          hint: t`A list of chat clients and their link templates`,
+          rows: 6,
+        },
+      ],
     },
     {
       id: "groups",

@@ -23,7 +23,16 @@ const pick = (values: OptionValues, fields: readonly FieldSpec[]): OptionValues 
   Object.fromEntries(fields.map((f) => [f.key, f.kind === "secret" ? "" : (values[f.key] ?? "")]));
 
 /** A titled group of option controls saved together; only changed keys are sent. */
-export function OptionCard({ title, fields, options, savedMessage, check, onSaved, children, testId }: OptionCardProps) {
+export function OptionCard({
+  title,
+  fields,
+  options,
+  savedMessage,
+  check,
+  onSaved,
+  children,
+  testId,
+}: OptionCardProps) {
   const { t } = useLingui();
   const loaded = options.values ?? {};
   const [draft, setDraft] = useState<OptionValues>(() => pick(loaded, fields));
@@ -33,7 +42,11 @@ export function OptionCard({ title, fields, options, savedMessage, check, onSave
     const before = previous.current ?? {};
     previous.current = options.values;
     const fresh = pick(options.values ?? {}, fields);
-    setDraft((d) => Object.fromEntries(fields.map((f) => [f.key, fresh[f.key] !== pick(before, [f])[f.key] ? fresh[f.key]! : (d[f.key] ?? "")])));
+    setDraft((d) =>
+      Object.fromEntries(
+        fields.map((f) => [f.key, fresh[f.key] !== pick(before, [f])[f.key] ? fresh[f.key]! : (d[f.key] ?? "")]),
+      ),
+    );
   }, [options.values]);
 
   const save = async () => {
@@ -42,10 +55,18 @@ export function OptionCard({ title, fields, options, savedMessage, check, onSave
     const prepared = prepareChanges(fields, loaded, draft);
     if (!prepared.ok) {
       const label = prepared.label;
-      return toast.error(prepared.problem === "invalid-json" ? t`${label}: not a valid JSON string` : t`${label}: check the input`);
+      return toast.error(
+        prepared.problem === "invalid-json" ? t`${label}: not a valid JSON string` : t`${label}: check the input`,
+      );
     }
     if (!(await options.save(prepared.changes, savedMessage ?? t`Saved`))) return;
-    setDraft((d) => ({ ...d, ...pick({}, fields.filter((f) => f.kind === "secret")) }));
+    setDraft((d) => ({
+      ...d,
+      ...pick(
+        {},
+        fields.filter((f) => f.kind === "secret"),
+      ),
+    }));
     onSaved?.();
   };
 
@@ -55,8 +76,15 @@ export function OptionCard({ title, fields, options, savedMessage, check, onSave
         <h2 className="card-title text-base">{title}</h2>
         <div className="grid grid-cols-1 tablet:grid-cols-2 gap-x-6">
           {fields.map((field) => (
-            <div key={field.key} className={field.kind === "textarea" || field.kind === "json" ? "tablet:col-span-2" : ""}>
-              <OptionControl field={field} value={draft[field.key] ?? ""} onChange={(value) => setDraft((d) => ({ ...d, [field.key]: value }))} />
+            <div
+              key={field.key}
+              className={field.kind === "textarea" || field.kind === "json" ? "tablet:col-span-2" : ""}
+            >
+              <OptionControl
+                field={field}
+                value={draft[field.key] ?? ""}
+                onChange={(value) => setDraft((d) => ({ ...d, [field.key]: value }))}
+              />
             </div>
           ))}
         </div>

@@ -13,7 +13,11 @@ interface OptionControlProps {
   onChange: (value: string) => void;
 }
 
-function OptionSwitch({ field, value, onChange }: OptionControlProps & { field: Extract<FieldSpec, { kind: "switch" }> }) {
+function OptionSwitch({
+  field,
+  value,
+  onChange,
+}: OptionControlProps & { field: Extract<FieldSpec, { kind: "switch" }> }) {
   const { t } = useLingui();
   const [asking, setAsking] = useState(false);
   const change = (on: boolean) => (!on && field.confirmOff ? setAsking(true) : onChange(String(on)));
@@ -21,11 +25,15 @@ function OptionSwitch({ field, value, onChange }: OptionControlProps & { field: 
     <>
       <Toggle label={field.label} name={field.key} checked={value === "true"} onChange={change} />
       {asking && (
-        <ConfirmDialog danger title={t`Warning`} onCancel={() => setAsking(false)}
+        <ConfirmDialog
+          danger
+          title={t`Warning`}
+          onCancel={() => setAsking(false)}
           onConfirm={() => {
             setAsking(false);
             onChange("false");
-          }}>
+          }}
+        >
           {field.confirmOff}
         </ConfirmDialog>
       )}
@@ -39,16 +47,58 @@ export function OptionControl({ field, value, onChange }: OptionControlProps) {
     case "switch":
       return <OptionSwitch field={field} value={value} onChange={onChange} />;
     case "select":
-      return <SelectField label={field.label} name={field.key} value={value} options={field.options} onChange={onChange} />;
+      return (
+        <SelectField label={field.label} name={field.key} value={value} options={field.options} onChange={onChange} />
+      );
     case "textarea":
     case "json":
-      return <TextArea label={field.label} name={field.key} value={value} onChange={onChange} hint={field.hint} rows={field.rows} monospace={field.kind === "json"} />;
+      return (
+        <TextArea
+          label={field.label}
+          name={field.key}
+          value={value}
+          onChange={onChange}
+          hint={field.hint}
+          rows={field.rows}
+          monospace={field.kind === "json"}
+        />
+      );
     case "number":
-      return <TextField label={field.label} name={field.key} type="number" min={field.min} step="any" value={value} onChange={onChange} hint={field.hint} />;
+      return (
+        <TextField
+          label={field.label}
+          name={field.key}
+          type="number"
+          min={field.min}
+          step="any"
+          value={value}
+          onChange={onChange}
+          hint={field.hint}
+        />
+      );
     case "secret":
-      return <TextField label={field.label} name={field.key} type="password" value={value} onChange={onChange}
-        placeholder={t`Stored; type to replace`} hint={field.hint} autoComplete="off" />;
+      return (
+        <TextField
+          label={field.label}
+          name={field.key}
+          type="password"
+          value={value}
+          onChange={onChange}
+          placeholder={t`Stored; type to replace`}
+          hint={field.hint}
+          autoComplete="off"
+        />
+      );
     default:
-      return <TextField label={field.label} name={field.key} value={value} onChange={onChange} hint={field.hint} placeholder={field.placeholder} />;
+      return (
+        <TextField
+          label={field.label}
+          name={field.key}
+          value={value}
+          onChange={onChange}
+          hint={field.hint}
+          placeholder={field.placeholder}
+        />
+      );
   }
 }

@@ -24,13 +24,21 @@ export function useOptions() {
         toast.info(t`Nothing changed`);
         return false;
       }
-      const results = await Promise.all(keys.map((key) => api.put("/api/option/", { key, value: changes[key]! } satisfies OptionEntry, { quiet: true })));
+      const results = await Promise.all(
+        keys.map((key) =>
+          api.put("/api/option/", { key, value: changes[key]! } satisfies OptionEntry, { quiet: true }),
+        ),
+      );
       const failures = results.filter((r) => !r.ok);
       await reload();
       if (failures.length === 0) toast.success(saved);
       else {
         const detail = failures.map((f) => f.message).join("; ");
-        toast.error(failures.length === keys.length ? t`Save failed, please retry: ${detail}` : t`Partial save failed, please retry: ${detail}`);
+        toast.error(
+          failures.length === keys.length
+            ? t`Save failed, please retry: ${detail}`
+            : t`Partial save failed, please retry: ${detail}`,
+        );
       }
       return failures.length === 0;
     },

@@ -19,7 +19,15 @@ export function AccessTokenCard() {
       <p className="text-sm opacity-80">
         <Trans>For calling the management API from scripts. Generating a new one invalidates the previous one.</Trans>
       </p>
-      {token && <input className="input w-full font-mono" readOnly value={token} data-testid="access-token-value" aria-label={t`Access token`} />}
+      {token && (
+        <input
+          className="input w-full font-mono"
+          readOnly
+          value={token}
+          data-testid="access-token-value"
+          aria-label={t`Access token`}
+        />
+      )}
       <div>
         <button type="button" className="btn btn-sm" data-testid="generate-token" onClick={generate}>
           <Trans>Generate access token</Trans>

@@ -31,14 +31,23 @@ export function BindingsCard({ user, onChanged }: { user: SelfUser; onChanged: (
   const rows = [
     { id: "email", name: t`Email`, value: user.email, bind: () => setDialog("email") },
     { id: "wechat", name: t`WeChat`, value: user.wechat_id, bind: () => setDialog("wechat") },
-    { id: "github", name: "GitHub", value: user.github_id, bind: () => openOAuth("github", status?.github_client_id ?? "") },
+    {
+      id: "github",
+      name: "GitHub",
+      value: user.github_id,
+      bind: () => openOAuth("github", status?.github_client_id ?? ""),
+    },
     { id: "telegram", name: "Telegram", value: user.telegram_id, bind: telegramUnavailable },
   ];
   return (
     <SettingCard title={<Trans>Account bindings</Trans>} testId="bindings">
       <div className="grid grid-cols-1 tablet:grid-cols-2 gap-2">
         {rows.map((row) => (
-          <div key={row.id} className="flex items-center justify-between bg-base-200 rounded-box px-3 py-2" data-binding={row.id}>
+          <div
+            key={row.id}
+            className="flex items-center justify-between bg-base-200 rounded-box px-3 py-2"
+            data-binding={row.id}
+          >
             <div>
               <div className="font-medium">{row.name}</div>
               <div className="text-sm opacity-70">{row.value || t`not bound`}</div>
@@ -50,7 +59,9 @@ export function BindingsCard({ user, onChanged }: { user: SelfUser; onChanged: (
         ))}
       </div>
       {dialog === "email" && <EmailBindDialog onBound={done} onClose={() => setDialog(null)} />}
-      {dialog === "wechat" && <WeChatDialog qrcode={status?.wechat_qrcode ?? ""} onCode={bindWeChat} onClose={() => setDialog(null)} />}
+      {dialog === "wechat" && (
+        <WeChatDialog qrcode={status?.wechat_qrcode ?? ""} onCode={bindWeChat} onClose={() => setDialog(null)} />
+      )}
     </SettingCard>
   );
 }

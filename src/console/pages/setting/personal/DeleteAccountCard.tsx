@@ -25,17 +25,25 @@ export function DeleteAccountCard({ username }: { username: string }) {
   return (
     <SettingCard title={<Trans>Delete account</Trans>} testId="delete-account">
       <div>
-        <button type="button" className="btn btn-sm btn-error" data-testid="delete-account-open" onClick={() => setOpen(true)}>
+        <button
+          type="button"
+          className="btn btn-sm btn-error"
+          data-testid="delete-account-open"
+          onClick={() => setOpen(true)}
+        >
           <Trans>Delete my account</Trans>
         </button>
       </div>
       {open && (
-        <Modal title={<Trans>Delete account</Trans>} onClose={() => setOpen(false)}
+        <Modal
+          title={<Trans>Delete account</Trans>}
+          onClose={() => setOpen(false)}
           actions={
             <button type="button" className="btn btn-error" data-testid="delete-account-confirm" onClick={remove}>
               <Trans>Delete</Trans>
             </button>
-          }>
+          }
+        >
           <p className="text-sm">
             <Trans>This cannot be undone. Type your username ({username}) to confirm.</Trans>
           </p>

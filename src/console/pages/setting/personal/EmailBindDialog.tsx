@@ -19,9 +19,22 @@ export function EmailBindDialog({ onBound, onClose }: { onBound: () => void; onC
     onBound();
   };
   return (
-    <Modal title={<Trans>Bind email</Trans>} onClose={onClose}
-      actions={<button type="button" className="btn btn-primary" onClick={bind}><Trans>Bind</Trans></button>}>
-      <EmailCodeFields email={email} code={code} onEmail={setEmail} onCode={setCode} turnstile={() => human.passed() && human.token} />
+    <Modal
+      title={<Trans>Bind email</Trans>}
+      onClose={onClose}
+      actions={
+        <button type="button" className="btn btn-primary" onClick={bind}>
+          <Trans>Bind</Trans>
+        </button>
+      }
+    >
+      <EmailCodeFields
+        email={email}
+        code={code}
+        onEmail={setEmail}
+        onCode={setCode}
+        turnstile={() => human.passed() && human.token}
+      />
       {human.widget}
     </Modal>
   );

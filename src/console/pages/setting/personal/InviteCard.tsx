@@ -23,10 +23,23 @@ function TransferDialog({ user, onDone, onClose }: { user: SelfUser; onDone: () 
     onDone();
   };
   return (
-    <Modal title={<Trans>Transfer invite earnings to the balance</Trans>} onClose={onClose}
-      actions={<button type="button" className="btn btn-primary" onClick={transfer}><Trans>Transfer</Trans></button>}>
-      <TextField label={t`Quota to transfer`} name="aff-transfer" type="number" value={amount} onChange={setAmount}
-        hint={t`Available ${showQuota(user.aff_quota)}; at least ${showQuota(unit)}`} />
+    <Modal
+      title={<Trans>Transfer invite earnings to the balance</Trans>}
+      onClose={onClose}
+      actions={
+        <button type="button" className="btn btn-primary" onClick={transfer}>
+          <Trans>Transfer</Trans>
+        </button>
+      }
+    >
+      <TextField
+        label={t`Quota to transfer`}
+        name="aff-transfer"
+        type="number"
+        value={amount}
+        onChange={setAmount}
+        hint={t`Available ${showQuota(user.aff_quota)}; at least ${showQuota(unit)}`}
+      />
     </Modal>
   );
 }
@@ -40,27 +53,52 @@ export function InviteCard({ user, onChanged }: { user: SelfUser; onChanged: () 
   return (
     <SettingCard title={<Trans>Invite</Trans>} testId="invite">
       <div className="flex flex-wrap gap-4 text-sm">
-        <span><Trans>Invited users: {user.aff_count}</Trans></span>
-        <span><Trans>Pending earnings: {showQuota(user.aff_quota)}</Trans></span>
-        <span><Trans>Total earnings: {showQuota(user.aff_history_quota)}</Trans></span>
+        <span>
+          <Trans>Invited users: {user.aff_count}</Trans>
+        </span>
+        <span>
+          <Trans>Pending earnings: {showQuota(user.aff_quota)}</Trans>
+        </span>
+        <span>
+          <Trans>Total earnings: {showQuota(user.aff_history_quota)}</Trans>
+        </span>
       </div>
       <div className="join w-full">
-        <input className="input join-item flex-1" readOnly value={link} data-testid="invite-link" aria-label={t`Invite link`} />
-        <button type="button" className="btn join-item" disabled={!link} onClick={() => copyText(link, t`Invite link copied`)}>
+        <input
+          className="input join-item flex-1"
+          readOnly
+          value={link}
+          data-testid="invite-link"
+          aria-label={t`Invite link`}
+        />
+        <button
+          type="button"
+          className="btn join-item"
+          disabled={!link}
+          onClick={() => copyText(link, t`Invite link copied`)}
+        >
           <Trans>Copy</Trans>
         </button>
       </div>
       <div>
-        <button type="button" className="btn btn-sm" disabled={user.aff_quota <= 0} onClick={() => setTransferring(true)}>
+        <button
+          type="button"
+          className="btn btn-sm"
+          disabled={user.aff_quota <= 0}
+          onClick={() => setTransferring(true)}
+        >
           <Trans>Transfer to balance</Trans>
         </button>
       </div>
       {transferring && (
-        <TransferDialog user={user} onClose={() => setTransferring(false)}
+        <TransferDialog
+          user={user}
+          onClose={() => setTransferring(false)}
           onDone={() => {
             setTransferring(false);
             onChanged();
-          }} />
+          }}
+        />
       )}
     </SettingCard>
   );

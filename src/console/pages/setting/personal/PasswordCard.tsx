@@ -27,10 +27,31 @@ export function PasswordCard() {
   return (
     <SettingCard title={<Trans>Change password</Trans>} testId="change-password">
       <form onSubmit={submit} className="grid grid-cols-1 tablet:grid-cols-3 gap-x-4" data-testid="password-form">
-        <TextField label={t`Current password`} name="original_password" type="password" value={form.original} onChange={set("original")} autoComplete="current-password" />
-        <TextField label={t`New password`} name="new_password" type="password" value={form.password} onChange={set("password")}
-          hint={t`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`} autoComplete="new-password" />
-        <TextField label={t`Confirm password`} name="confirm_password" type="password" value={form.confirm} onChange={set("confirm")} autoComplete="new-password" />
+        <TextField
+          label={t`Current password`}
+          name="original_password"
+          type="password"
+          value={form.original}
+          onChange={set("original")}
+          autoComplete="current-password"
+        />
+        <TextField
+          label={t`New password`}
+          name="new_password"
+          type="password"
+          value={form.password}
+          onChange={set("password")}
+          hint={t`${PASSWORD_MIN} to ${PASSWORD_MAX} characters`}
+          autoComplete="new-password"
+        />
+        <TextField
+          label={t`Confirm password`}
+          name="confirm_password"
+          type="password"
+          value={form.confirm}
+          onChange={set("confirm")}
+          autoComplete="new-password"
+        />
         <div className="tablet:col-span-3">
           <button type="submit" className="btn btn-sm btn-primary">
             <Trans>Change password</Trans>

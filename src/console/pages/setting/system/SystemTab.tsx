@@ -10,8 +10,15 @@ export function SystemTab() {
   return (
     <div className="flex flex-col gap-4" data-testid="system-tab">
       {cards.map((card) => (
-        <OptionCard key={card.id} testId={`card-${card.id}`} title={card.title} fields={card.fields} options={options} check={card.check}
-          onSaved={loadPlatformStatus} />
+        <OptionCard
+          key={card.id}
+          testId={`card-${card.id}`}
+          title={card.title}
+          fields={card.fields}
+          options={options}
+          check={card.check}
+          onSaved={loadPlatformStatus}
+        />
       ))}
     </div>
   );

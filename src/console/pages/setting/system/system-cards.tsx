@@ -12,7 +12,12 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
   const { t } = useLingui();
   const keyHint = t`Stored secrets are never shown; leave empty to keep`;
   /** A third-party service's public name or id and its secret. */
-  const pair = (id: string, title: string, [key, label]: [TextOptionKey, string], [secret, secretLabel]: [TextOptionKey, string]): SystemCardSpec => ({
+  const pair = (
+    id: string,
+    title: string,
+    [key, label]: [TextOptionKey, string],
+    [secret, secretLabel]: [TextOptionKey, string],
+  ): SystemCardSpec => ({
     id,
     title,
     fields: [
@@ -24,7 +29,15 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
     {
       id: "server",
       title: t`General`,
-      fields: [{ key: "ServerAddress", kind: "address", label: t`Server address`, placeholder: "https://gateway.example.com", hint: t`The address users reach this site at` }],
+      fields: [
+        {
+          key: "ServerAddress",
+          kind: "address",
+          label: t`Server address`,
+          placeholder: "https://gateway.example.com",
+          hint: t`The address users reach this site at`,
+        },
+      ],
     },
     {
       id: "worker",
@@ -42,7 +55,12 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
         { key: "PayAddress", kind: "address", label: t`Payment address` },
         { key: "EpayId", kind: "text", label: t`Epay merchant ID` },
         { key: "EpayKey", kind: "secret", label: t`Epay merchant key`, hint: keyHint },
-        { key: "CustomCallbackAddress", kind: "address", label: t`Callback address`, hint: t`Empty: the server address` },
+        {
+          key: "CustomCallbackAddress",
+          kind: "address",
+          label: t`Callback address`,
+          hint: t`Empty: the server address`,
+        },
         { key: "Price", kind: "number", min: 0, label: t`Price of one US dollar of quota (local currency)` },
         { key: "MinTopUp", kind: "number", min: 1, label: t`Smallest top-up` },
         { key: "TopupGroupRatio", kind: "json", label: t`Top-up ratio per group (JSON)`, rows: 3 },
@@ -57,10 +75,19 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
           key: "PasswordLoginEnabled",
           kind: "switch",
           label: t`Sign in with a password`,
-          confirmOff: <Trans>Turning off password sign-in can lock everyone out, administrators included, unless another sign-in method works. Continue?</Trans>,
+          confirmOff: (
+            <Trans>
+              Turning off password sign-in can lock everyone out, administrators included, unless another sign-in method
+              works. Continue?
+            </Trans>
+          ),
         },
         { key: "PasswordRegisterEnabled", kind: "switch", label: t`Register with a password` },
-        { key: "EmailVerificationEnabled", kind: "switch", label: t`Verify the email when registering with a password` },
+        {
+          key: "EmailVerificationEnabled",
+          kind: "switch",
+          label: t`Verify the email when registering with a password`,
+        },
         { key: "GitHubOAuthEnabled", kind: "switch", label: t`Sign in with GitHub` },
         { key: "LinuxDOOAuthEnabled", kind: "switch", label: t`Sign in with LinuxDO` },
         { key: "WeChatAuthEnabled", kind: "switch", label: t`Sign in with WeChat` },
@@ -114,7 +141,11 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
           hint: t`Loopback and private addresses (127.0.0.1, 10.x, 172.16–31.x, 192.168.x, 100.64.x, fc00::/7) are refused unless listed here: addresses, CIDR ranges or host names, comma separated, e.g. 192.168.1.0/24, ollama.lan`,
           rows: 3,
         },
-        { key: "UpstreamAllowLinkLocal", kind: "switch", label: t`Allow link-local and cloud metadata addresses (169.254.x, fe80::/10, 169.254.169.254)` },
+        {
+          key: "UpstreamAllowLinkLocal",
+          kind: "switch",
+          label: t`Allow link-local and cloud metadata addresses (169.254.x, fe80::/10, 169.254.169.254)`,
+        },
       ],
     },
   ];

@@ -1,7 +1,17 @@
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
 import { mapEventStream, parseEvent, type EventMapper } from "../event-stream";
-import { ChunkWriter, chatCompletion, chatTurns, isNumber, stopList, tokenCount, type FinishReason, type Part, type TokenCounts } from "../openai-shape";
+import {
+  ChunkWriter,
+  chatCompletion,
+  chatTurns,
+  isNumber,
+  stopList,
+  tokenCount,
+  type FinishReason,
+  type Part,
+  type TokenCounts,
+} from "../openai-shape";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { anthropicHeaders } from "./headers";
 import { anthropicModels } from "./models";
@@ -29,7 +39,8 @@ function contentOf(parts: Part[]): string | object[] {
   if (parts.length === 1 && "text" in parts[0]!) return parts[0].text;
   return parts.map((p) => {
     if ("text" in p) return { type: "text", text: p.text };
-    if ("image" in p) return { type: "image", source: { type: "base64", media_type: p.image.mediaType, data: p.image.data } };
+    if ("image" in p)
+      return { type: "image", source: { type: "base64", media_type: p.image.mediaType, data: p.image.data } };
     return { type: "image", source: { type: "url", url: p.imageUrl } };
   });
 }
@@ -61,7 +72,12 @@ export function messagesBody(body: Record<string, any>, model: string, stream: b
 function countsOf(u: any): TokenCounts {
   const cached = tokenCount(u?.cache_read_input_tokens);
   const cacheWrite = tokenCount(u?.cache_creation_input_tokens);
-  return { prompt: tokenCount(u?.input_tokens) + cached + cacheWrite, completion: tokenCount(u?.output_tokens), cached, cacheWrite };
+  return {
+    prompt: tokenCount(u?.input_tokens) + cached + cacheWrite,
+    completion: tokenCount(u?.output_tokens),
+    cached,
+    cacheWrite,
+  };
 }
 
 function mapMessage(reply: any, model: string) {
@@ -105,7 +121,10 @@ function streamMapper(model: string): EventMapper {
         case "message_stop":
           return (usage ? out.usage(countsOf(usage)) : "") + out.done();
         case "error":
-          return out.error(String(e.error?.message ?? "upstream stream error"), String(e.error?.type ?? "upstream_error"));
+          return out.error(
+            String(e.error?.message ?? "upstream stream error"),
+            String(e.error?.type ?? "upstream_error"),
+          );
         default:
           return "";
       }

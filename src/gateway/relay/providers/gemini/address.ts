@@ -8,4 +8,6 @@ export const DEFAULT_VERSION = "v1beta";
 export const geminiVersionOf = (channel: ProviderChannel): string => channel.other?.trim() || DEFAULT_VERSION;
 
 /** Gemini's API: the key in `x-goog-api-key` (kept out of the URL). */
-export const geminiHeaders = (channel: ProviderChannel): Record<string, string> => ({ "x-goog-api-key": firstKey(channel) });
+export const geminiHeaders = (channel: ProviderChannel): Record<string, string> => ({
+  "x-goog-api-key": firstKey(channel),
+});

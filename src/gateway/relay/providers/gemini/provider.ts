@@ -2,7 +2,17 @@ import { invalidRequest } from "../../../../shared/relay-error";
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
 import { mapEventStream, parseEvent, type EventMapper } from "../event-stream";
-import { ChunkWriter, chatCompletion, chatTurns, isNumber, stopList, tokenCount, type FinishReason, type Part, type TokenCounts } from "../openai-shape";
+import {
+  ChunkWriter,
+  chatCompletion,
+  chatTurns,
+  isNumber,
+  stopList,
+  tokenCount,
+  type FinishReason,
+  type Part,
+  type TokenCounts,
+} from "../openai-shape";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { DEFAULT_VERSION, geminiHeaders, geminiVersionOf } from "./address";
 import { geminiModels } from "./models";
@@ -24,7 +34,10 @@ function geminiPart(p: Part): object {
 /** The generateContent body for an OpenAI chat request. */
 export function generateContentBody(body: Record<string, any>): Record<string, unknown> {
   const { system, turns } = chatTurns(body, FAMILY);
-  const contents = turns.map((t) => ({ role: t.role === "assistant" ? "model" : "user", parts: t.parts.map(geminiPart) }));
+  const contents = turns.map((t) => ({
+    role: t.role === "assistant" ? "model" : "user",
+    parts: t.parts.map(geminiPart),
+  }));
   const config: Record<string, unknown> = {};
   const maxTokens = tokenCount(body.max_completion_tokens) || tokenCount(body.max_tokens);
   if (maxTokens) config.maxOutputTokens = maxTokens;
@@ -66,7 +79,13 @@ function mapGenerateContent(reply: any, model: string) {
   // A blocked prompt answers no candidate at all, only promptFeedback.blockReason.
   const choices = candidates.length
     ? candidates.map((c) => ({ ...textsOf(c), finish: finishOf(c?.finishReason) }))
-    : [{ content: "", reasoning: "", finish: (reply?.promptFeedback?.blockReason ? "content_filter" : "stop") as FinishReason }];
+    : [
+        {
+          content: "",
+          reasoning: "",
+          finish: (reply?.promptFeedback?.blockReason ? "content_filter" : "stop") as FinishReason,
+        },
+      ];
   return chatCompletion({
     id: `chatcmpl-${reply?.responseId ?? crypto.randomUUID()}`,
     model: reply?.modelVersion ?? model,
@@ -87,7 +106,11 @@ function streamMapper(model: string): EventMapper {
     event(data) {
       const e = parseEvent(data);
       if (!e) return "";
-      if (e.error) return out.error(String(e.error.message ?? "upstream stream error"), String(e.error.status ?? "upstream_error"));
+      if (e.error)
+        return out.error(
+          String(e.error.message ?? "upstream stream error"),
+          String(e.error.status ?? "upstream_error"),
+        );
       if (!seen && e.responseId) out.id = `chatcmpl-${e.responseId}`;
       if (e.modelVersion) out.model = e.modelVersion;
       seen = true;

@@ -28,7 +28,11 @@ export function ModelPriceEditor({ options }: { options: Options }) {
   const [resetting, setResetting] = useState(false);
   useEffect(() => setTexts(textsOf(options.values ?? {})), [options.values]);
 
-  const labels: Texts = { ModelPrice: t`Fixed model prices (JSON)`, ModelRatio: t`Model ratios (JSON)`, CompletionRatio: t`Completion ratios (JSON)` };
+  const labels: Texts = {
+    ModelPrice: t`Fixed model prices (JSON)`,
+    ModelRatio: t`Model ratios (JSON)`,
+    CompletionRatio: t`Completion ratios (JSON)`,
+  };
   const fields: FieldSpec[] = KEYS.map((key) => ({ key, kind: "json", label: labels[key] }));
   const maps = parseMaps(texts);
 
@@ -42,7 +46,11 @@ export function ModelPriceEditor({ options }: { options: Options }) {
   };
   const setRows = (rows: PriceRow[]) => {
     const next = mapsFromRows(rows);
-    setTexts({ ModelPrice: JSON.stringify(next.ModelPrice, null, 2), ModelRatio: JSON.stringify(next.ModelRatio, null, 2), CompletionRatio: JSON.stringify(next.CompletionRatio, null, 2) });
+    setTexts({
+      ModelPrice: JSON.stringify(next.ModelPrice, null, 2),
+      ModelRatio: JSON.stringify(next.ModelRatio, null, 2),
+      CompletionRatio: JSON.stringify(next.CompletionRatio, null, 2),
+    });
   };
   const reset = async () => {
     setResetting(false);
@@ -59,16 +67,34 @@ export function ModelPriceEditor({ options }: { options: Options }) {
           <Trans>Model prices</Trans>
         </h2>
         <div role="tablist" className="tabs tabs-border">
-          <button type="button" role="tab" className={`tab ${tab === "visual" ? "tab-active" : ""}`} onClick={() => setTab("visual")}>
+          <button
+            type="button"
+            role="tab"
+            className={`tab ${tab === "visual" ? "tab-active" : ""}`}
+            onClick={() => setTab("visual")}
+          >
             <Trans>Visual editor</Trans>
           </button>
-          <button type="button" role="tab" className={`tab ${tab === "json" ? "tab-active" : ""}`} onClick={() => setTab("json")}>
+          <button
+            type="button"
+            role="tab"
+            className={`tab ${tab === "json" ? "tab-active" : ""}`}
+            onClick={() => setTab("json")}
+          >
             <Trans>JSON text</Trans>
           </button>
         </div>
         {tab === "json" &&
           KEYS.map((key) => (
-            <TextArea key={key} label={labels[key]} name={key} monospace rows={8} value={texts[key]} onChange={(value) => setTexts({ ...texts, [key]: value })} />
+            <TextArea
+              key={key}
+              label={labels[key]}
+              name={key}
+              monospace
+              rows={8}
+              value={texts[key]}
+              onChange={(value) => setTexts({ ...texts, [key]: value })}
+            />
           ))}
         {tab === "visual" &&
           (maps ? (
@@ -87,7 +113,12 @@ export function ModelPriceEditor({ options }: { options: Options }) {
           </button>
         </div>
         {resetting && (
-          <ConfirmDialog danger title={<Trans>Reset model ratios</Trans>} onConfirm={reset} onCancel={() => setResetting(false)}>
+          <ConfirmDialog
+            danger
+            title={<Trans>Reset model ratios</Trans>}
+            onConfirm={reset}
+            onCancel={() => setResetting(false)}
+          >
             <Trans>All model prices, ratios and completion ratios go back to the defaults.</Trans>
           </ConfirmDialog>
         )}

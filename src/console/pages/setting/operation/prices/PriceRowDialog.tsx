@@ -14,7 +14,15 @@ export interface RowInput {
 const text = (n: number | undefined) => (n === undefined ? "" : String(n));
 
 /** Adds or edits one model; a fixed price disables the ratio fields. */
-export function PriceRowDialog({ row, onSubmit, onClose }: { row?: PriceRow; onSubmit: (input: RowInput) => void; onClose: () => void }) {
+export function PriceRowDialog({
+  row,
+  onSubmit,
+  onClose,
+}: {
+  row?: PriceRow;
+  onSubmit: (input: RowInput) => void;
+  onClose: () => void;
+}) {
   const { t } = useLingui();
   const [input, setInput] = useState<RowInput>({
     name: row?.name ?? "",
@@ -33,7 +41,12 @@ export function PriceRowDialog({ row, onSubmit, onClose }: { row?: PriceRow; onS
           <button type="button" className="btn" onClick={onClose}>
             <Trans>Cancel</Trans>
           </button>
-          <button type="button" className="btn btn-primary" data-testid="price-row-submit" onClick={() => onSubmit(input)}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            data-testid="price-row-submit"
+            onClick={() => onSubmit(input)}
+          >
             <Trans>Confirm</Trans>
           </button>
         </>
@@ -41,11 +54,36 @@ export function PriceRowDialog({ row, onSubmit, onClose }: { row?: PriceRow; onS
     >
       <div data-testid="price-row-dialog">
         <TextField label={t`Model name`} name="model-name" value={input.name} onChange={set("name")} />
-        <TextField label={t`Fixed price per request (USD)`} name="model-price" type="number" min={0} step="any" value={input.price} onChange={set("price")}
-          hint={t`A fixed price takes priority over the ratios`} />
-        <TextField label={t`Model ratio`} name="model-ratio" type="number" min={0} step="any" value={input.ratio} onChange={set("ratio")} disabled={fixed} />
-        <TextField label={t`Completion ratio`} name="completion-ratio" type="number" min={0} step="any" value={input.completionRatio}
-          onChange={set("completionRatio")} disabled={fixed} />
+        <TextField
+          label={t`Fixed price per request (USD)`}
+          name="model-price"
+          type="number"
+          min={0}
+          step="any"
+          value={input.price}
+          onChange={set("price")}
+          hint={t`A fixed price takes priority over the ratios`}
+        />
+        <TextField
+          label={t`Model ratio`}
+          name="model-ratio"
+          type="number"
+          min={0}
+          step="any"
+          value={input.ratio}
+          onChange={set("ratio")}
+          disabled={fixed}
+        />
+        <TextField
+          label={t`Completion ratio`}
+          name="completion-ratio"
+          type="number"
+          min={0}
+          step="any"
+          value={input.completionRatio}
+          onChange={set("completionRatio")}
+          disabled={fixed}
+        />
       </div>
     </Modal>
   );

@@ -32,17 +32,28 @@ export function VisualPriceTable({ rows, onRows }: { rows: PriceRow[]; onRows: (
   return (
     <div className="flex flex-col gap-2" data-testid="visual-prices">
       <div className="flex gap-2">
-        <input className="input input-sm flex-1" placeholder={t`Search models`} value={search}
+        <input
+          className="input input-sm flex-1"
+          placeholder={t`Search models`}
+          value={search}
           onChange={(e) => {
             setSearch(e.currentTarget.value);
             setPageIndex(0);
-          }} />
+          }}
+        />
         <button type="button" className="btn btn-sm" data-testid="add-model" onClick={() => setDialog({})}>
           <Trans>Add model</Trans>
         </button>
       </div>
-      <DataTable columns={columns} rows={page} total={matching.length} pagination={{ pageIndex, pageSize: PAGE_SIZE }}
-        onPagination={(p) => setPageIndex(p.pageIndex)} rowId={(r) => r.name} testId="price-table" />
+      <DataTable
+        columns={columns}
+        rows={page}
+        total={matching.length}
+        pagination={{ pageIndex, pageSize: PAGE_SIZE }}
+        onPagination={(p) => setPageIndex(p.pageIndex)}
+        rowId={(r) => r.name}
+        testId="price-table"
+      />
       {dialog && <PriceRowDialog row={dialog.row} onSubmit={submit} onClose={() => setDialog(null)} />}
     </div>
   );

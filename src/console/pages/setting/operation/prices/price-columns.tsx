@@ -6,7 +6,10 @@ import type { PriceRow } from "./price-rows";
 const column = columnsFor<PriceRow>();
 const shown = (n: number | undefined) => (n === undefined ? "-" : String(n));
 
-export function usePriceColumns(onEdit: (row: PriceRow) => void, onDelete: (row: PriceRow) => void): PagedColumns<PriceRow> {
+export function usePriceColumns(
+  onEdit: (row: PriceRow) => void,
+  onDelete: (row: PriceRow) => void,
+): PagedColumns<PriceRow> {
   const { t, i18n } = useLingui();
   return useMemo(
     () =>
@@ -14,7 +17,11 @@ export function usePriceColumns(onEdit: (row: PriceRow) => void, onDelete: (row:
         column.accessor("name", { header: t`Model name` }),
         column.display({ id: "price", header: t`Fixed price`, cell: ({ row }) => shown(row.original.price) }),
         column.display({ id: "ratio", header: t`Model ratio`, cell: ({ row }) => shown(row.original.ratio) }),
-        column.display({ id: "completion", header: t`Completion ratio`, cell: ({ row }) => shown(row.original.completionRatio) }),
+        column.display({
+          id: "completion",
+          header: t`Completion ratio`,
+          cell: ({ row }) => shown(row.original.completionRatio),
+        }),
         column.display({
           id: "actions",
           header: t`Actions`,

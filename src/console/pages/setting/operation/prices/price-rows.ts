@@ -13,7 +13,11 @@ export interface PriceMaps {
 }
 
 export function rowsFromMaps(maps: PriceMaps): PriceRow[] {
-  const names = new Set([...Object.keys(maps.ModelPrice), ...Object.keys(maps.ModelRatio), ...Object.keys(maps.CompletionRatio)]);
+  const names = new Set([
+    ...Object.keys(maps.ModelPrice),
+    ...Object.keys(maps.ModelRatio),
+    ...Object.keys(maps.CompletionRatio),
+  ]);
   return [...names].sort().map((name) => ({
     name,
     price: maps.ModelPrice[name],
