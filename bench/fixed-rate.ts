@@ -77,7 +77,7 @@ export function percentiles(values: ArrayLike<number>, count = values.length): P
   return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: count ? sorted[count - 1]! : NaN };
 }
 
-const enum State {
+enum State {
   Head,
   Length,
   Chunked,

@@ -226,9 +226,9 @@ const load = () =>
 function table(header: string[], rows: string[][]) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) =>
-    "  " + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")}`;
   console.log(line(header));
-  console.log("  " + widths.map((w) => "-".repeat(w)).join("  "));
+  console.log(`  ${widths.map((w) => "-".repeat(w)).join("  ")}`);
   for (const row of rows) console.log(line(row));
 }
 
@@ -348,17 +348,15 @@ export async function relayBench(): Promise<void> {
       // Rounds alternate the targets, so a stall of the machine (the fake alone shows them too) spoils one round, not the figure.
       for (let round = 0; round < FIXED_ROUNDS; round++) {
         for (const t of latencyTargets) {
-          fixed
-            .get(t)!
-            .push(
-              await fixedRate({
-                origin: t.url,
-                requests: requestsFor(t, [false]),
-                rate: FIXED_RATE,
-                seconds: FIXED_SECONDS,
-                connections: 32,
-              }),
-            );
+          fixed.get(t)!.push(
+            await fixedRate({
+              origin: t.url,
+              requests: requestsFor(t, [false]),
+              rate: FIXED_RATE,
+              seconds: FIXED_SECONDS,
+              connections: 32,
+            }),
+          );
         }
       }
       for (const t of latencyTargets) {

@@ -23,7 +23,7 @@ export const REDEMPTION_STATUS_NAMES: Record<number, string> = { 1: "unused", 2:
 export const nameOf = (names: Record<number, string>, value: number): string => names[value] ?? String(value);
 
 /** The number a word stands for, or undefined. */
-export function valueOf(names: Record<number, string>, word: string): number | undefined {
+export function numberNamed(names: Record<number, string>, word: string): number | undefined {
   const hit = Object.entries(names).find(([, name]) => name === word.trim().toLowerCase());
   return hit ? Number(hit[0]) : undefined;
 }

@@ -6,6 +6,7 @@ type Manifest = Record<string, string>;
 /** The built console (src/gen is written by build.ts); from a fresh clone that was never built there is none. */
 async function loadManifest(): Promise<Manifest | undefined> {
   try {
+    // biome-ignore lint/suspicious/noTsIgnore: the module exists after a build and not before; an expect-error would fail once built
     // @ts-ignore -- the generated module is absent until `bun run build:console`
     return (await import("../gen/console-assets")).assets as Manifest;
   } catch {

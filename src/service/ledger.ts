@@ -1,6 +1,6 @@
 import type { Exec } from "../db/exec";
 import { insertLog } from "../db/queries/logs";
-import { LogType } from "../shared/constants";
+import type { LogType } from "../shared/constants";
 import { nowSeconds } from "./time";
 
 type LedgerType = (typeof LogType)[keyof typeof LogType];

@@ -37,7 +37,7 @@ describe.each(DIALECTS)("management auth on %s", (dialect) => {
         401,
         "Unauthorized, not logged in or the session has expired",
       );
-      const forged = Object.assign(s.client(), { cookie: "session=" + "A".repeat(43), userId: user.userId });
+      const forged = Object.assign(s.client(), { cookie: `session=${"A".repeat(43)}`, userId: user.userId });
       expectFailure(await forged.get("/api/user/self"), 401, "Unauthorized, not logged in or the session has expired");
     });
 
@@ -156,7 +156,7 @@ describe.each(DIALECTS)("management auth on %s", (dialect) => {
     test("a stale session cookie does not hide a valid token (the cookie is tried first, then the token)", async () => {
       const user = await s.newUser();
       const token = await tokenOf(user);
-      const script = Object.assign(user.withToken(token), { cookie: "session=" + "B".repeat(43) });
+      const script = Object.assign(user.withToken(token), { cookie: `session=${"B".repeat(43)}` });
       const reply = await script.get("/api/user/self");
       expect(reply.status).toBe(200);
       expect(reply.body.data.id).toBe(user.userId);

@@ -12,7 +12,7 @@ import { expectFailure, type ApiClient, type Reply } from "../support/client";
 import { DIALECTS } from "../support/databases";
 import type { TestServer } from "../support/server";
 
-const refused = (reply: Reply, message: string) => expectFailure(reply, 200, message);
+const _refused = (reply: Reply, message: string) => expectFailure(reply, 200, message);
 
 describe.each(DIALECTS)("channel tags, copy and repair on %s", (dialect) => {
   let s: TestServer;

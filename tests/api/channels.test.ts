@@ -211,7 +211,7 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
     const idsOf = (items: { id: number }[]) => items.map((c) => c.id);
 
     test("id_sort pages newest first with {items, page, page_size, total}", async () => {
-      const [c0, c1, c2, c3, c4] = ids;
+      const [c0, _c1, _c2, c3, c4] = ids;
       const first = await search("id_sort=true&p=1&page_size=2");
       expect({ ...first, items: idsOf(first.items) }).toEqual({ items: [c4, c3], page: 1, page_size: 2, total: 5 });
       expect(idsOf((await search("id_sort=true&p=3&page_size=2")).items)).toEqual([c0]);

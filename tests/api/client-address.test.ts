@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { TOO_MANY_REQUESTS } from "../../src/gateway/api/rate-limit";
 import { loadConfig } from "../../src/service/config";
 import { startRelayEnv, type RelayEnv } from "../relay/support";
-import { expectFailure, type ApiClient } from "../support/client";
+import type { ApiClient } from "../support/client";
 import { DIALECTS } from "../support/databases";
 import { startTestServer, useTestServer } from "../support/server";
 

@@ -91,7 +91,7 @@ describe.each(DIALECTS)("limits and error envelopes on %s", (dialect) => {
           controller.close();
         },
       });
-      const streamed = await fetch(limited.url + "/api/user/self", {
+      const streamed = await fetch(`${limited.url}/api/user/self`, {
         method: "PUT",
         headers: { cookie: root.cookie, "new-api-user": String(root.userId), "content-type": "application/json" },
         body: chunked,

@@ -374,7 +374,7 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
     });
 
     test("batch keys answers {id: key} for the caller's own tokens only", async () => {
-      const { user, stranger, a, b, theirs } = await twoOwnOneForeign();
+      const { user, a, b, theirs } = await twoOwnOneForeign();
       const reply = await user.post("/api/token/batch/keys", { ids: [a.id, b.id, theirs.id, UNKNOWN_ID] });
       expect(reply.body.data).toEqual({ keys: { [a.id]: a.key, [b.id]: b.key } });
       expect((await user.post("/api/token/batch/keys", { ids: [] })).body).toEqual({

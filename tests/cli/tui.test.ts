@@ -196,9 +196,9 @@ describe("tollgate tui: channels", () => {
     await press(KEY.down + KEY.down + KEY.up);
     await Bun.sleep(100);
     await see(/> +\d+ alpha/);
-    await press(KEY.down + "w");
+    await press(`${KEY.down}w`);
     await see(/> +\d+ beta/);
-    await press(KEY.backspace + "3" + KEY.enter);
+    await press(`${KEY.backspace}3${KEY.enter}`);
     await see("Channel beta: Weight 3");
     await until(async () => (await channelRow(ctx, beta().id))!.weight, 3);
     await press("dy");

@@ -66,14 +66,12 @@ describe("redemption codes", () => {
   test("search by id or name; copy selected needs a selection, then copies the ticked codes", async () => {
     const [a, b] = await codes(2);
     await search(String(a!.id), a!.id);
-    const found = await ui.page
-      .locator("[data-testid=redemptions-table] tbody tr")
-      .evaluateAll((rows) =>
-        rows.map((r) => ({
-          id: Number(r.getAttribute("data-row")),
-          name: r.querySelector("td:nth-child(3)")!.textContent!,
-        })),
-      );
+    const found = await ui.page.locator("[data-testid=redemptions-table] tbody tr").evaluateAll((rows) =>
+      rows.map((r) => ({
+        id: Number(r.getAttribute("data-row")),
+        name: r.querySelector("td:nth-child(3)")!.textContent!,
+      })),
+    );
     expect(found.every((c) => c.id === a!.id || c.name.includes(String(a!.id)))).toBe(true);
     await search(a!.name, a!.id);
     await row(b!.id).waitFor();

@@ -18,7 +18,7 @@ describe.each(DIALECTS)("relay refusals on %s", (dialect) => {
 
   describe("401 for a bad, disabled, expired or exhausted key", () => {
     test("unknown key", async () => {
-      const error = await failure(chat(r.openai("sk-" + "x".repeat(48))));
+      const error = await failure(chat(r.openai(`sk-${"x".repeat(48)}`)));
       expect(error).toBeInstanceOf(OpenAI.AuthenticationError);
       expect(error.message).toContain("invalid API key");
     });

@@ -81,7 +81,7 @@ test("a stream is billed before its last bytes go out: when its charge cannot be
 test("a stream that had all arrived in pieces before the reply opened is billed before its last bytes too: a charge that cannot be recorded leaves out [DONE]", async () => {
   const encoder = new TextEncoder();
   // Two chunks, both delivered before the relay reads: the first alone is not the whole stream.
-  const parts = [chunk("hello "), usageChunk + "data: [DONE]\n\n"];
+  const parts = [chunk("hello "), `${usageChunk}data: [DONE]\n\n`];
   const upstream = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const part of parts) controller.enqueue(encoder.encode(part));

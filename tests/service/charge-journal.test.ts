@@ -28,7 +28,7 @@ describe("the charge journal", () => {
   test("a dead process's journal is replayed from the recorded offset; a torn last line is left out", () => {
     const header = `${JSON.stringify({ database: "db-a" })}\n`;
     const first = `${JSON.stringify(charge(10))}\n`;
-    writeFileSync(join(dir, `${GONE}-x.jnl`), header + first + `${JSON.stringify(charge(20))}\n` + '{"userId":1,"quo');
+    writeFileSync(join(dir, `${GONE}-x.jnl`), `${header + first}${JSON.stringify(charge(20))}\n{"userId":1,"quo`);
     const [orphan, ...rest] = orphanJournals(dir, "db-a");
     expect(rest).toEqual([]);
     expect(orphan!.charges(0).map((c) => c.quota)).toEqual([10, 20]);

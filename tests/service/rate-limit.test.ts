@@ -20,7 +20,9 @@ describe.each(KINDS)("the %s rate limiter: a sliding window of `limit` hits per 
     return created;
   };
   afterEach(() => setSystemTime());
-  afterAll(() => made.forEach((l) => l.close()));
+  afterAll(() => {
+    for (const l of made) l.close();
+  });
 
   const hits = async (l: RateLimiter, key: string, n: number) => {
     const answers: boolean[] = [];

@@ -252,7 +252,7 @@ describe("fake OpenAI upstream", () => {
       stream_options: { include_usage: true },
     });
     let text = "";
-    let usage;
+    let usage: unknown;
     for await (const chunk of stream) {
       text += chunk.choices[0]?.text ?? "";
       usage = chunk.usage ?? usage;
@@ -303,7 +303,7 @@ describe("fake OpenAI upstream", () => {
     const stream = await client.responses.create({ model: "gpt-4.1", input: "Say hello", stream: true });
     const types: string[] = [];
     let text = "";
-    let usage;
+    let usage: unknown;
     for await (const event of stream) {
       types.push(event.type);
       if (event.type === "response.output_text.delta") text += event.delta;

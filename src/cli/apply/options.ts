@@ -15,12 +15,12 @@ export async function planOptions({ ctx }: Planner, options: Record<string, unkn
   const steps: Step[] = [];
   /** The values as they will be once the options before this one are saved, for the rules between options. */
   const planned = new Map<OptionKey, string>();
-  const valueOf = (key: OptionKey) => planned.get(key) ?? ctx.options.raw(key);
+  const plannedValueOf = (key: OptionKey) => planned.get(key) ?? ctx.options.raw(key);
   for (const [key, value] of Object.entries(options)) {
     const def = OPTION_BY_KEY.get(key) ?? refuse(`options: unknown option "${key}"`);
     const stored = await at(`options.${key}`, () => {
       const normalized = normalizeOptionValue(def, value);
-      checkConsistency(def.key, normalized, valueOf);
+      checkConsistency(def.key, normalized, plannedValueOf);
       return normalized;
     });
     const current = ctx.options.raw(def.key);

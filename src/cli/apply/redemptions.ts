@@ -75,12 +75,10 @@ export async function planRedemptions(planner: Planner, entries: Entry[]): Promi
 export async function exportRedemptions(planner: Planner): Promise<Entry[]> {
   const byName = new Map<string, RedemptionView[]>();
   for (const code of await allCodes(planner)) byName.set(code.name, [...(byName.get(code.name) ?? []), code]);
-  return [...byName]
-    .reverse()
-    .map(([name, codes]) => ({
-      name,
-      quota: codes[0]!.quota,
-      count: codes.length,
-      expired_time: codes[0]!.expired_time,
-    }));
+  return [...byName].reverse().map(([name, codes]) => ({
+    name,
+    quota: codes[0]!.quota,
+    count: codes.length,
+    expired_time: codes[0]!.expired_time,
+  }));
 }

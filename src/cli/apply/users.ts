@@ -13,7 +13,7 @@ import type { UserView } from "../../service/users/dto";
 import { checkPasswordRules, verifyPassword } from "../../service/users/password";
 import { Role, UserStatus } from "../../shared/constants";
 import { allPages } from "../lookup";
-import { ROLE_NAMES, USER_STATUS_NAMES, nameOf, valueOf } from "../names";
+import { ROLE_NAMES, USER_STATUS_NAMES, nameOf, numberNamed } from "../names";
 import { checkEntries, keyText } from "./document";
 import { at, changedOnly, defined, diff, step, type Change, type Entry, type Planner, type Step } from "./plan";
 
@@ -27,7 +27,7 @@ const text = (value: unknown, field: string): string | undefined =>
 
 function wordOf(names: Record<number, string>, value: unknown, field: string): number | undefined {
   if (value === undefined) return undefined;
-  return valueOf(names, String(value)) ?? refuse(`${field} must be one of ${Object.values(names).join(", ")}`);
+  return numberNamed(names, String(value)) ?? refuse(`${field} must be one of ${Object.values(names).join(", ")}`);
 }
 
 /** The entry checked by the services' own field rules, in the stored shape. */

@@ -201,7 +201,9 @@ export function channelCommands(channel: Command): void {
         await asRoot(async (ctx, root) => {
           const created = await createChannels(ctx, root, { mode: flags.batch ? "batch" : "single", channel: input });
           const channels = Array.isArray(created) ? created : [created];
-          emit(created, flags.json, () => channels.forEach((c) => say(`created channel ${c.name} (id ${c.id})`)));
+          emit(created, flags.json, () => {
+            for (const c of channels) say(`created channel ${c.name} (id ${c.id})`);
+          });
         });
       }),
     );
@@ -292,11 +294,10 @@ export function channelCommands(channel: Command): void {
             return emit(names, flags.json, () => say(names.join("\n")));
           }
           const byType = await modelsByType(ctx, root);
-          emit(byType, flags.json, () =>
-            Object.entries(byType).forEach(([type, names]) =>
-              say(`${channelTypeName(Number(type))} (${type}): ${names.join(", ")}`),
-            ),
-          );
+          emit(byType, flags.json, () => {
+            for (const [type, names] of Object.entries(byType))
+              say(`${channelTypeName(Number(type))} (${type}): ${names.join(", ")}`);
+          });
         }),
       ),
     );

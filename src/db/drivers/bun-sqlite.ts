@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from "kysely";
+import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from "kysely";
 import { toParam } from "./values";
 
 /** Serializes access to the one SQLite connection so a transaction never interleaves with other queries. */

@@ -91,7 +91,7 @@ export interface ChannelPageQuery extends ChannelFilter {
   limit: number;
 }
 
-type ChannelSelect = SelectQueryBuilder<Tables, "channels", {}>;
+type ChannelSelect = SelectQueryBuilder<Tables, "channels", Record<never, never>>;
 
 /** `keyIds`: the channels whose whole key is the keyword (channelIdsWithKey). */
 function filtered(db: Exec, filter: ChannelFilter, keyIds: number[]): ChannelSelect {

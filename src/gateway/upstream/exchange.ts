@@ -89,7 +89,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
 
   received(chunk: Uint8Array): void {
     this.gotBytes = true;
-    let parsed;
+    let parsed: ReturnType<ResponseParser["push"]>;
     try {
       parsed = this.parser.push(chunk);
     } catch (error) {

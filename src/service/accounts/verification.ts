@@ -21,7 +21,8 @@ export function checkVerificationCode(email: string, code: string): void {
   const entry = pending.get(key);
   if (!entry || entry.expiresAt < Date.now() || entry.attempts >= MAX_ATTEMPTS) {
     pending.delete(key);
-    return refuse("verification code is wrong or has expired");
+    refuse("verification code is wrong or has expired");
+    return;
   }
   if (entry.code !== code) {
     entry.attempts += 1;

@@ -14,7 +14,7 @@ function removeChannels(ctx: ServiceContext, pick: (tx: Exec) => Promise<number[
   return changeChannels(ctx, async (tx, touched) => {
     const ids = await pick(tx);
     await deleteChannels(tx, ids);
-    ids.forEach((id) => touched.add(id));
+    for (const id of ids) touched.add(id);
     return ids.length;
   });
 }

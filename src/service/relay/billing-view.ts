@@ -29,7 +29,7 @@ export async function billingSubscription(ctx: ServiceContext, caller: RelayCall
     soft_limit_usd: limitUsd,
     hard_limit_usd: limitUsd,
     system_hard_limit_usd: limitUsd,
-    access_until: expires > 0 ? expires : 0,
+    access_until: Math.max(expires, 0),
   };
 }
 

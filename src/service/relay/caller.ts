@@ -131,7 +131,7 @@ export async function playgroundCaller(
 
 /** A token's model allow-list (when enabled), checked against the requested model. */
 export function checkModelAllowed(token: TokenRow | null, model: string): void {
-  if (!token || !token.model_limits_enabled) return;
+  if (!token?.model_limits_enabled) return;
   const allowed = token.model_limits
     .split(",")
     .map((m) => m.trim())

@@ -45,7 +45,7 @@ export async function handleEpayNotify(ctx: ServiceContext, params: Record<strin
   if (!epay || params.pid !== epay.pid || !isEpaySigned(params, epay.key)) return "fail";
   if (params.trade_status !== "TRADE_SUCCESS") return "success";
   const order = params.out_trade_no ? await findTopUpByTradeNo(ctx.db, params.out_trade_no) : undefined;
-  if (!order || order.payment_provider !== "epay") return "fail";
+  if (order?.payment_provider !== "epay") return "fail";
   if (order.status === TopUpStatus.Success) return "success";
   if (order.status !== TopUpStatus.Pending || centsOfText(params.money) !== toCents(order.money)) return "fail";
   await creditOrder(ctx, order, params.trade_no ?? "");

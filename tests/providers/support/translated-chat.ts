@@ -4,7 +4,7 @@ import { DIALECTS } from "../../support/databases";
 import { DEFAULT_CONTENT, FAKE_LEAKED_KEY, type FakeUpstream, type RecordedRequest } from "../../support/fake-upstream";
 import { expectedQuota, failure, postStream, startRelayEnv, waitFor, type RelayEnv } from "../../relay/support";
 
-const WORDS = DEFAULT_CONTENT.split(" ").length;
+const _WORDS = DEFAULT_CONTENT.split(" ").length;
 const hi = [{ role: "user" as const, content: "hi" }];
 
 export interface Family {
@@ -288,14 +288,12 @@ export function describeTranslatedChat(f: Family) {
 
       test("a stream whose upstream reports no usage is counted, and the client that asked still gets a usage chunk", async () => {
         fake().queueBehavior({ noUsage: true, promptTokens: 999, completionTokens: 999 });
-        const stream = await r
-          .openai()
-          .chat.completions.create({
-            model: f.model,
-            messages: hi,
-            stream: true,
-            stream_options: { include_usage: true },
-          });
+        const stream = await r.openai().chat.completions.create({
+          model: f.model,
+          messages: hi,
+          stream: true,
+          stream_options: { include_usage: true },
+        });
         let usage: any;
         let text = "";
         for await (const chunk of stream) {

@@ -1,7 +1,7 @@
 import { Trans } from "@lingui/react/macro";
 import { LogType } from "../../../shared/constants";
 import type { LogView } from "../../../shared/views/log";
-import { firstTokenTone, TONE_BADGE, useTimeTone } from "./latency";
+import { firstTokenTone, TONE_BADGE, toneOfUseTime } from "./latency";
 import { parseOther } from "./log-entry";
 
 /** Total time and, for a stream, the first-token time, coloured by spec §9; only consumption rows have them. */
@@ -11,7 +11,7 @@ export function LatencyCell({ entry }: { entry: LogView }) {
   return (
     <div className="flex flex-wrap gap-1 min-w-32">
       <span
-        className={`badge badge-sm whitespace-nowrap ${TONE_BADGE[useTimeTone(entry.use_time)]}`}
+        className={`badge badge-sm whitespace-nowrap ${TONE_BADGE[toneOfUseTime(entry.use_time)]}`}
         data-testid="use-time"
       >
         {entry.use_time} s

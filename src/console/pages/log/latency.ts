@@ -2,7 +2,7 @@
 export type Tone = "success" | "warning" | "error";
 
 /** Total time in seconds: up to 100 s green, under 300 s orange, else red. */
-export const useTimeTone = (seconds: number): Tone =>
+export const toneOfUseTime = (seconds: number): Tone =>
   seconds <= 100 ? "success" : seconds < 300 ? "warning" : "error";
 
 /** First-token time in milliseconds: under 3 s green, under 10 s orange, else red. */

@@ -22,7 +22,9 @@ export function MessageBubble({ message }: { message: ChatMessage }) {
         className={`chat-bubble whitespace-pre-wrap break-words ${mine ? "chat-bubble-primary" : ""} ${failed ? "chat-bubble-error" : ""}`}
       >
         {message.content || error}
-        {message.status === "loading" && <span className="loading loading-dots loading-sm" aria-label="loading" />}
+        {message.status === "loading" && (
+          <span className="loading loading-dots loading-sm" role="status" aria-label="loading" />
+        )}
         {message.status === "incomplete" && <span className="animate-pulse">▍</span>}
       </div>
       {message.content && error && <div className="chat-footer text-error text-xs mt-1">{error}</div>}
