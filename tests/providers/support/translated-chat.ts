@@ -343,14 +343,14 @@ export function describeTranslatedChat(f: Family) {
         expect((await r.userRow()).quota).toBe(before.quota);
       });
 
-      test("tool calling, which this translation does not carry, is refused rather than dropped", async () => {
+      test("what the family cannot carry (logprobs) is refused with a 400 naming the parameter, and nothing is sent", async () => {
         const sent = fake().requests.length;
-        const tools = [
-          { type: "function" as const, function: { name: "f", parameters: { type: "object", properties: {} } } },
-        ];
-        const error = await failure(r.openai().chat.completions.create({ model: f.model, messages: hi, tools }));
+        const error = await failure(
+          r.openai().chat.completions.create({ model: f.model, messages: hi, logprobs: true }),
+        );
         expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-        expect(error.message).toContain(`tool calling is not supported on ${f.name} channels`);
+        expect(error.code).toBe("unsupported_parameter");
+        expect(error.message).toContain(`logprobs is not supported on ${f.name} channels`);
         expect(fake().requests.length).toBe(sent);
       });
 

@@ -1,4 +1,3 @@
-import { invalidRequest } from "../../../shared/relay-error";
 import { nowSeconds } from "../../../shared/time";
 import { tokenCount } from "../../../shared/token-count";
 
@@ -33,10 +32,23 @@ export function openaiUsage(t: TokenCounts) {
   };
 }
 
+/** A tool call of a reply: the function's arguments as JSON text. */
+export interface ReplyToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+const openaiToolCall = (c: ReplyToolCall) => ({
+  id: c.id,
+  type: "function",
+  function: { name: c.name, arguments: c.arguments },
+});
+
 export function chatCompletion(p: {
   id: string;
   model: string;
-  choices: { content: string; reasoning: string; finish: FinishReason }[];
+  choices: { content: string; reasoning: string; finish: FinishReason; toolCalls?: ReplyToolCall[] }[];
   usage?: TokenCounts;
 }) {
   return {
@@ -48,8 +60,10 @@ export function chatCompletion(p: {
       index,
       message: {
         role: "assistant",
-        content: c.content,
+        // As OpenAI answers a turn of tool calls alone: content null.
+        content: c.toolCalls?.length && !c.content ? null : c.content,
         ...(c.reasoning && { reasoning_content: c.reasoning }),
+        ...(c.toolCalls?.length && { tool_calls: c.toolCalls.map(openaiToolCall) }),
         refusal: null,
       },
       logprobs: null,
@@ -82,6 +96,20 @@ export class ChunkWriter {
     return this.event([{ index: 0, delta, logprobs: null, finish_reason: finish }]);
   }
 
+  /**
+   * A tool call delta: the first for a call carries its id and name (and whatever arguments are known),
+   * later ones only argument text.
+   */
+  toolCall(index: number, args: string, start?: { id: string; name: string }): string {
+    const call = start
+      ? { index, id: start.id, type: "function", function: { name: start.name, arguments: args } }
+      : { index, function: { arguments: args } };
+    const delta: Record<string, unknown> = this.roleSent ? {} : { role: "assistant", content: null };
+    this.roleSent = true;
+    delta.tool_calls = [call];
+    return this.event([{ index: 0, delta, logprobs: null, finish_reason: null }]);
+  }
+
   usage(t: TokenCounts): string {
     return this.event([], { usage: openaiUsage(t) });
   }
@@ -95,39 +123,6 @@ export class ChunkWriter {
   }
 }
 
-/** A content part the other dialects can carry: text, or an image by data or URL. */
-export type Part = { text: string } | { image: { mediaType: string; data: string } } | { imageUrl: string };
-
-const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
-
-/** The parts of an OpenAI message's content (a string or an array of text and image_url parts). */
-export function partsOf(content: unknown, family: string): Part[] {
-  if (content === null || content === undefined) return [];
-  if (typeof content === "string") return [{ text: content }];
-  if (!Array.isArray(content)) throw invalidRequest("message content must be a string or an array of parts");
-  return content.map((part: any): Part => {
-    if (part?.type === "text") return { text: String(part.text ?? "") };
-    if (part?.type === "image_url") {
-      const url = String(part.image_url?.url ?? part.image_url ?? "");
-      const data = DATA_URL.exec(url);
-      if (data) return { image: { mediaType: data[1]!, data: data[2]! } };
-      if (/^https?:\/\//i.test(url)) return { imageUrl: url };
-      throw invalidRequest("image_url must be an http(s) URL or a base64 data: URL");
-    }
-    throw invalidRequest(`content parts of type ${JSON.stringify(part?.type)} are not supported on ${family} channels`);
-  });
-}
-
-/** A system message's text (its text parts joined). */
-export function textOf(content: unknown, family: string): string {
-  return partsOf(content, family)
-    .map((p) => {
-      if (!("text" in p)) throw invalidRequest("system messages take text only");
-      return p.text;
-    })
-    .join("\n");
-}
-
 /** stop as a list: OpenAI takes a string or up to four strings. */
 export function stopList(stop: unknown): string[] | undefined {
   if (typeof stop === "string") return stop ? [stop] : undefined;
@@ -136,37 +131,6 @@ export function stopList(stop: unknown): string[] | undefined {
     return list.length ? list : undefined;
   }
   return undefined;
-}
-
-/** An OpenAI chat request's messages as the other dialects take them: the system text apart, then the turns. */
-export function chatTurns(
-  body: Record<string, any>,
-  family: string,
-): { system: string; turns: { role: "user" | "assistant"; parts: Part[] }[] } {
-  refuseUntranslatable(body, family);
-  if (!Array.isArray(body.messages)) throw invalidRequest("messages must be an array");
-  const system: string[] = [];
-  const turns: { role: "user" | "assistant"; parts: Part[] }[] = [];
-  for (const m of body.messages) {
-    const role = m?.role;
-    if (role === "system" || role === "developer") system.push(textOf(m.content, family));
-    // Consecutive turns of one role are allowed: both APIs join them.
-    else if (role === "user" || role === "assistant") turns.push({ role, parts: partsOf(m.content, family) });
-    else throw invalidRequest(`messages with role ${JSON.stringify(role)} are not supported on ${family} channels`);
-  }
-  return { system: system.join("\n\n"), turns };
-}
-
-/** What this translation does not carry; refused rather than silently dropped, since the answer would differ. */
-export function refuseUntranslatable(body: Record<string, any>, family: string): void {
-  const tools = Array.isArray(body.tools) && body.tools.length > 0;
-  const toolTurns =
-    Array.isArray(body.messages) &&
-    body.messages.some((m: any) => m?.role === "tool" || m?.role === "function" || m?.tool_calls?.length);
-  if (tools || body.functions || toolTurns)
-    throw invalidRequest(`tool calling is not supported on ${family} channels`, "unsupported_parameter");
-  if (typeof body.n === "number" && body.n > 1)
-    throw invalidRequest(`n > 1 is not supported on ${family} channels`, "unsupported_parameter");
 }
 
 export const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
