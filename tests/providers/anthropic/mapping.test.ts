@@ -157,6 +157,7 @@ describe("OpenAI chat → Anthropic Messages request", () => {
     expect(refusal({ modalities: ["text", "audio"], audio: { voice: "x" } })).toContain("audio");
     expect(refusal({ functions: [{ name: "f" }] })).toContain("functions");
     expect(refusal({ reasoning_effort: "extreme" })).toContain("reasoning_effort");
+    expect(refusal({ thinking_budget: 2048, max_tokens: 1000 })).toContain("must exceed the thinking budget (2048)");
     expect(refusal({ response_format: { type: "json_schema", json_schema: { name: "x" } } })).toContain(
       "response_format.json_schema.schema",
     );

@@ -1,3 +1,4 @@
+import { invalidRequest } from "../../../../shared/relay-error";
 import { chatTurns, type Part } from "../chat-messages";
 import { toolChoiceOf, toolsOf } from "../chat-tools";
 import { isNumber, stopList, tokenCount } from "../openai-shape";
@@ -46,6 +47,10 @@ export function messagesBody(body: Record<string, any>, model: string, stream: b
   const budget = thinkingBudgetOf(body);
   const format = responseFormatOf(body);
   const asked = tokenCount(body.max_completion_tokens) || tokenCount(body.max_tokens);
+  if (asked && budget && asked <= budget)
+    throw invalidRequest(
+      `max_tokens/max_completion_tokens (${asked}) must exceed the thinking budget (${budget}) on ${FAMILY} channels`,
+    );
   const out: Record<string, unknown> = {
     model,
     max_tokens: asked || DEFAULT_MAX_TOKENS + (budget ?? 0),

@@ -65,7 +65,11 @@ function generationConfig(body: Record<string, any>, stream: boolean): Record<st
   }
   const format = responseFormatOf(body);
   if (format) config.responseMimeType = "application/json";
-  if (format?.kind === "json_schema") config.responseJsonSchema = format.schema;
+  if (format?.kind === "json_schema") {
+    // responseJsonSchema takes JSON Schema as it is, but for the $schema dialect marker, which it does not list.
+    const { $schema: _, ...schema } = format.schema as Record<string, unknown>;
+    config.responseJsonSchema = schema;
+  }
   const budget = thinkingBudgetOf(body);
   if (budget !== undefined) config.thinkingConfig = { thinkingBudget: budget, includeThoughts: budget > 0 };
   return config;
