@@ -128,6 +128,26 @@ describe("a chat chunk stream translated to the Responses event stream", () => {
     for (const size of [1, 2, 3, 7, 64]) expect(strip(await translatedEvents(text, size))).toBe(whole);
   });
 
+  test("a refusal streams as a refusal part of its own message", async () => {
+    const events = await translatedEvents(
+      sseText([delta({ refusal: "I can't " }), delta({ refusal: "help." }, "stop")]),
+    );
+    expect(typesOf(events).slice(2)).toEqual([
+      "response.output_item.added",
+      "response.content_part.added",
+      "response.refusal.delta",
+      "response.refusal.delta",
+      "response.refusal.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(events.find((e) => e.type === "response.refusal.done")).toMatchObject({ refusal: "I can't help." });
+    expect(last(events).response.output).toMatchObject([
+      { type: "message", content: [{ type: "refusal", refusal: "I can't help." }] },
+    ]);
+  });
+
   test("a reply cut at the token limit ends with response.incomplete", async () => {
     const events = await translatedEvents(
       sseText([delta({ content: "Half" }, "length"), usageChunk({ prompt_tokens: 1, completion_tokens: 2 })]),

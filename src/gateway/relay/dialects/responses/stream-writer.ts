@@ -20,6 +20,13 @@ interface OpenText {
   text: string;
 }
 
+interface OpenMessage extends OpenText {
+  refusal: boolean;
+}
+
+const contentPart = (message: OpenMessage): Item =>
+  message.refusal ? { type: "refusal", refusal: message.text } : outputText(message.text);
+
 interface OpenCall extends OpenText {
   callId: string;
   name: string;
@@ -38,7 +45,7 @@ export class ResponsesStreamWriter {
   private model: string | undefined;
   private readonly output: Item[] = [];
   private reasoning: OpenText | undefined;
-  private message: OpenText | undefined;
+  private message: OpenMessage | undefined;
   private readonly calls = new Map<number, OpenCall>();
   private finishReason: string | null | undefined;
   private usage: ChatUsage | null | undefined;
@@ -70,7 +77,8 @@ export class ResponsesStreamWriter {
       if ((choice.index ?? 0) !== 0) continue;
       const delta = choice.delta ?? {};
       if (delta.reasoning_content) events += this.reasoningDelta(delta.reasoning_content);
-      if (delta.content) events += this.textDelta(delta.content);
+      if (delta.content) events += this.textDelta(delta.content, false);
+      if (delta.refusal) events += this.textDelta(delta.refusal, true);
       for (const call of delta.tool_calls ?? []) events += this.callDelta(call);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
@@ -135,23 +143,24 @@ export class ResponsesStreamWriter {
     );
   }
 
-  private textDelta(delta: string): string {
+  /** Text or a refusal: each goes in its own message item, whose one content part is an output_text or a refusal. */
+  private textDelta(delta: string, refusal: boolean): string {
     let events = "";
+    if (this.message && this.message.refusal !== refusal) events += this.closeMessage();
     if (!this.message) {
       events += this.closeReasoning();
-      this.message = { index: this.output.length, id: newId("msg"), text: "" };
+      this.message = { index: this.output.length, id: newId("msg"), text: "", refusal };
       events += this.added(this.message.index, messageItem(this.message.id, "in_progress", []));
       events += this.event("response.content_part.added", {
         ...this.at(this.message),
         content_index: 0,
-        part: outputText(""),
+        part: contentPart(this.message),
       });
     }
     this.message.text += delta;
-    return (
-      events +
-      this.event("response.output_text.delta", { ...this.at(this.message), content_index: 0, delta, logprobs: [] })
-    );
+    const where = { ...this.at(this.message), content_index: 0 };
+    if (refusal) return events + this.event("response.refusal.delta", { ...where, delta });
+    return events + this.event("response.output_text.delta", { ...where, delta, logprobs: [] });
   }
 
   private closeMessage(): string {
@@ -159,9 +168,12 @@ export class ResponsesStreamWriter {
     if (!message) return "";
     this.message = undefined;
     const where = { ...this.at(message), content_index: 0 };
-    const part = outputText(message.text);
+    const part = contentPart(message);
+    const textDone = message.refusal
+      ? this.event("response.refusal.done", { ...where, refusal: message.text })
+      : this.event("response.output_text.done", { ...where, text: message.text, logprobs: [] });
     return (
-      this.event("response.output_text.done", { ...where, text: message.text, logprobs: [] }) +
+      textDone +
       this.event("response.content_part.done", { ...where, part }) +
       this.done(message.index, messageItem(message.id, "completed", [part]))
     );
