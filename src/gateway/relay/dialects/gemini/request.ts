@@ -8,7 +8,6 @@ export interface GeminiPart {
   fileData?: { mimeType?: string; fileUri?: string };
   functionCall?: { id?: string; name?: string; args?: Record<string, unknown> };
   functionResponse?: { id?: string; name?: string; response?: unknown };
-  [other: string]: unknown;
 }
 
 export interface GeminiContent {
@@ -23,9 +22,9 @@ export interface GeminiFunctionDeclaration {
   parametersJsonSchema?: unknown;
 }
 
+/** Other keys are Google-hosted tools (googleSearch, codeExecution, urlContext, …). */
 export interface GeminiTool {
   functionDeclarations?: GeminiFunctionDeclaration[];
-  [hosted: string]: unknown;
 }
 
 export interface GeminiGenerationConfig {
