@@ -10,7 +10,7 @@ import { modelActionOf } from "../../../src/gateway/relay/dialects/gemini/model-
 import { geminiModel, geminiModelList } from "../../../src/gateway/relay/dialects/gemini/models";
 import { geminiStream } from "../../../src/gateway/relay/dialects/gemini/stream";
 import { geminiToChat } from "../../../src/gateway/relay/dialects/gemini/to-chat";
-import type { PivotRequest } from "../../../src/gateway/relay/dialects/gemini/pivot";
+import type { PivotRequest, PivotToolCall, PivotUsage } from "../../../src/gateway/relay/dialects/gemini/pivot";
 import { chunk, pivotSse, usageChunk } from "./support";
 
 /**
@@ -21,7 +21,18 @@ const KEY = "sk-gemini-inbound-test";
 const MODELS = ["gemini-2.5-flash", "text-embedding-004"];
 const seen: PivotRequest[] = [];
 
-function pivotReply(chat: PivotRequest) {
+interface ScriptedReply {
+  id: string;
+  model: string;
+  choices: {
+    index: number;
+    message: { content: string | null; reasoning_content?: string; tool_calls?: PivotToolCall[] };
+    finish_reason: string;
+  }[];
+  usage: PivotUsage;
+}
+
+function pivotReply(chat: PivotRequest): ScriptedReply {
   const asked = chat.messages.at(-1);
   if (chat.tools?.length && asked?.role === "user") {
     return {
