@@ -8,7 +8,7 @@ import { geminiErrorBody, geminiErrorOf } from "../../../src/gateway/relay/diale
 import { chatToGemini } from "../../../src/gateway/relay/dialects/gemini/from-chat";
 import { modelActionOf } from "../../../src/gateway/relay/dialects/gemini/model-path";
 import { geminiModel, geminiModelList } from "../../../src/gateway/relay/dialects/gemini/models";
-import { geminiStream } from "../../../src/gateway/relay/dialects/gemini/stream";
+import { geminiStream, streamFormOf } from "../../../src/gateway/relay/dialects/gemini/stream";
 import { geminiToChat } from "../../../src/gateway/relay/dialects/gemini/to-chat";
 import type { PivotRequest, PivotToolCall, PivotUsage } from "../../../src/gateway/relay/dialects/gemini/pivot";
 import { chunk, pivotSse, usageChunk } from "./support";
@@ -116,7 +116,7 @@ async function handle(request: Request): Promise<Response> {
     chunk({}, choice.finish_reason),
     usageChunk(reply.usage),
   ]);
-  const form = url.searchParams.get("alt") === "sse" ? "sse" : "json-array";
+  const { form, contentType } = streamFormOf(url);
   const bytes = new TextEncoder().encode(pivot);
   const source = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -125,7 +125,7 @@ async function handle(request: Request): Promise<Response> {
     },
   });
   return new Response(geminiStream(source, { form, includeThoughts, model }), {
-    headers: { "content-type": form === "sse" ? "text/event-stream" : "application/json" },
+    headers: { "content-type": contentType },
   });
 }
 
@@ -261,6 +261,7 @@ describe("the @google/genai SDK through the Gemini translation", () => {
         body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] }),
       },
     );
+    expect(response.headers.get("content-type")).toBe("application/json");
     const items = (await response.json()) as { candidates: { content: { parts: { text: string }[] } }[] }[];
     expect(items.flatMap((item) => item.candidates[0]!.content.parts.map((p) => p.text ?? "")).join("")).toBe(
       "It is 20 degrees.",

@@ -6,6 +6,13 @@ import { candidate, functionCallPart, type GeminiReplyPart, usageMetadataOf } fr
 /** `sse` for `?alt=sse` (one `data:` event per response), `json-array` for Gemini's default streamed JSON array. */
 export type GeminiStreamForm = "sse" | "json-array";
 
+/** The form a streamGenerateContent call asked for, and the content type that goes with it. */
+export function streamFormOf(url: URL): { form: GeminiStreamForm; contentType: string } {
+  return url.searchParams.get("alt") === "sse"
+    ? { form: "sse", contentType: "text/event-stream" }
+    : { form: "json-array", contentType: "application/json" };
+}
+
 export interface GeminiStreamOptions {
   form: GeminiStreamForm;
   includeThoughts: boolean;
