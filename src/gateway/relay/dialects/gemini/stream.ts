@@ -1,0 +1,157 @@
+import { eventData, SseSplitter } from "../../sse";
+import { geminiErrorBody } from "./errors";
+import type { PivotChunk, PivotToolCallDelta, PivotUsage } from "./pivot";
+import { candidate, functionCallPart, type GeminiReplyPart, usageMetadataOf } from "./reply-parts";
+
+/** `sse` for `?alt=sse` (one `data:` event per response), `json-array` for Gemini's default streamed JSON array. */
+export type GeminiStreamForm = "sse" | "json-array";
+
+/** The form a streamGenerateContent call asked for, and the content type that goes with it. */
+export function streamFormOf(url: URL): { form: GeminiStreamForm; contentType: string } {
+  return url.searchParams.get("alt") === "sse"
+    ? { form: "sse", contentType: "text/event-stream" }
+    : { form: "json-array", contentType: "application/json" };
+}
+
+export interface GeminiStreamOptions {
+  form: GeminiStreamForm;
+  includeThoughts: boolean;
+  model: string;
+}
+
+interface PendingCall {
+  id?: string;
+  name: string;
+  args: string;
+}
+
+/**
+ * Turns a pivot chunk stream (OpenAI SSE bytes) into Gemini's stream, chunk by chunk. Gemini sends function calls
+ * whole, so argument deltas are gathered and the calls sent with the finishing response; that response waits for
+ * the usage chunk that follows it, so usageMetadata rides on the last response.
+ */
+export class GeminiStreamTranslator {
+  private readonly splitter = new SseSplitter();
+  private readonly calls = new Map<number, PendingCall>();
+  private finish: string | null = null;
+  private usage: PivotUsage | null = null;
+  private responseId: string | undefined;
+  private modelVersion: string;
+  private sent = 0;
+  private ended = false;
+
+  constructor(private readonly options: GeminiStreamOptions) {
+    this.modelVersion = options.model;
+  }
+
+  /** The Gemini output for one network chunk of the pivot stream ("" when it completes no response). */
+  push(bytes: Uint8Array): string {
+    return this.splitter
+      .push(bytes)
+      .map((event) => this.onEvent(event))
+      .join("");
+  }
+
+  /** The rest of the output once the pivot stream has ended (the finishing response and, for arrays, the `]`). */
+  end(): string {
+    let out = this.splitter
+      .rest()
+      .map((event) => this.onEvent(event))
+      .join("");
+    out += this.flushFinish();
+    if (this.ended) return out;
+    this.ended = true;
+    if (this.options.form === "json-array") out += this.sent ? "]" : "[]";
+    return out;
+  }
+
+  private onEvent(event: string): string {
+    const data = eventData(event);
+    if (data === undefined || this.ended) return "";
+    if (data.trim() === "[DONE]") return this.flushFinish();
+    let chunk: PivotChunk;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return "";
+    }
+    if (chunk.error) return this.write(geminiErrorBody(500, chunk.error.message ?? "the upstream stream failed"));
+    if (chunk.id) this.responseId = chunk.id;
+    if (chunk.model) this.modelVersion = chunk.model;
+    let out = "";
+    const parts: GeminiReplyPart[] = [];
+    for (const choice of chunk.choices ?? []) {
+      const delta = choice.delta ?? {};
+      if (this.options.includeThoughts && delta.reasoning_content)
+        parts.push({ text: delta.reasoning_content, thought: true });
+      if (delta.content) parts.push({ text: delta.content });
+      for (const call of delta.tool_calls ?? []) this.gather(call);
+      if (choice.finish_reason) this.finish = choice.finish_reason;
+    }
+    if (parts.length) out += this.response([candidate(0, parts)]);
+    if (chunk.usage) {
+      this.usage = chunk.usage;
+      if (this.finish) out += this.flushFinish();
+    }
+    return out;
+  }
+
+  private gather(call: PivotToolCallDelta) {
+    const index = call.index ?? this.calls.size;
+    const pending = this.calls.get(index) ?? { name: "", args: "" };
+    if (call.id) pending.id = call.id;
+    if (call.function?.name) pending.name += call.function.name;
+    if (call.function?.arguments) pending.args += call.function.arguments;
+    this.calls.set(index, pending);
+  }
+
+  /** The finishing response (whole function calls, finishReason, usage), once the stream has said it is finished. */
+  private flushFinish(): string {
+    if (!this.finish && !this.calls.size && !this.usage) return "";
+    const parts = [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => functionCallPart(call.id, call.name, call.args));
+    const out = this.response([candidate(0, parts, this.finish ?? "stop")], this.usage);
+    this.calls.clear();
+    this.finish = null;
+    this.usage = null;
+    return out;
+  }
+
+  private response(candidates: unknown[], usage?: PivotUsage | null): string {
+    return this.write({
+      candidates,
+      ...(usage && { usageMetadata: usageMetadataOf(usage) }),
+      modelVersion: this.modelVersion,
+      ...(this.responseId && { responseId: this.responseId }),
+    });
+  }
+
+  private write(body: unknown): string {
+    const json = JSON.stringify(body);
+    this.sent++;
+    if (this.options.form === "sse") return `data: ${json}\r\n\r\n`;
+    return this.sent === 1 ? `[${json}` : `,\r\n${json}`;
+  }
+}
+
+/** The translation as a byte stream transform, for a pivot stream body. */
+export function geminiStream(
+  pivot: ReadableStream<Uint8Array>,
+  options: GeminiStreamOptions,
+): ReadableStream<Uint8Array> {
+  const translator = new GeminiStreamTranslator(options);
+  const encoder = new TextEncoder();
+  return pivot.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        const out = translator.push(chunk);
+        if (out) controller.enqueue(encoder.encode(out));
+      },
+      flush(controller) {
+        const out = translator.end();
+        if (out) controller.enqueue(encoder.encode(out));
+      },
+    }),
+  );
+}
