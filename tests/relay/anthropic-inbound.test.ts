@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DIALECTS } from "../support/databases";
 import { startFakeAnthropic } from "../support/fake-anthropic";
+import { startFakeGemini } from "../support/fake-gemini";
 import { DEFAULT_CONTENT, DEFAULT_PROMPT_TOKENS, type FakeUpstream } from "../support/fake-upstream";
 import { FAKE_TOOL_CALLS, startToolUpstream, TOOL_USAGE } from "./anthropic-tool-upstream";
 import { expectedQuota, startRelayEnv, type RelayEnv } from "./support";
@@ -14,6 +15,7 @@ describe.each(DIALECTS)("Anthropic Messages inbound with @anthropic-ai/sdk on %s
   let r: RelayEnv;
   let tools: FakeUpstream;
   let claude: FakeUpstream;
+  let gemini: FakeUpstream;
   const client = (apiKey = r.key) => new Anthropic({ apiKey, baseURL: r.s.url, maxRetries: 0 });
   const lastLog = async () => (await r.consumeLogs()).at(-1);
 
@@ -21,7 +23,8 @@ describe.each(DIALECTS)("Anthropic Messages inbound with @anthropic-ai/sdk on %s
     r = await startRelayEnv(dialect);
     tools = startToolUpstream();
     claude = startFakeAnthropic({ apiKey: "sk-ant-upstream" });
-    const models = ["gpt-test", "tools-test", "claude-test"];
+    gemini = startFakeGemini({ apiKey: "AIza-upstream" });
+    const models = ["gpt-test", "tools-test", "claude-test", "gemini-test"];
     await r.setPrices(
       Object.fromEntries(models.map((m) => [m, PRICES.ratio])),
       Object.fromEntries(models.map((m) => [m, PRICES.completionRatio])),
@@ -41,11 +44,13 @@ describe.each(DIALECTS)("Anthropic Messages inbound with @anthropic-ai/sdk on %s
       },
       claude,
     );
+    await r.addChannel({ type: 24, key: "AIza-upstream", models: "gemini-test" }, gemini);
   });
   afterAll(async () => {
     await r.stop();
     await tools.stop();
     await claude.stop();
+    await gemini.stop();
   });
 
   const billed = async (before: { quota: number }, quota: number) => {
@@ -354,5 +359,40 @@ describe.each(DIALECTS)("Anthropic Messages inbound with @anthropic-ai/sdk on %s
   test("an OpenAI call's log row records the openai dialect and family", async () => {
     await r.openai().chat.completions.create({ model: "gpt-test", messages: [{ role: "user", content: "hi" }] });
     expect(JSON.parse((await lastLog()).other)).toMatchObject({ inbound: "openai", family: "openai" });
+  });
+
+  test("upstream and gateway refusals keep their status in Anthropic's error types: 429 rate_limit_error, 529 overloaded_error, 403 permission_error", async () => {
+    const call = (model: string, key = r.key) =>
+      client(key)
+        .messages.create({ model, max_tokens: 10, messages: [{ role: "user", content: "hi" }] })
+        .catch((e) => e);
+    r.fake.queueBehavior({ status: 429 });
+    const limited = await call("gpt-test");
+    expect(limited.status).toBe(429);
+    expect(limited.error).toMatchObject({ type: "error", error: { type: "rate_limit_error" } });
+    claude.queueBehavior({ status: 529 });
+    const overloaded = await call("claude-test");
+    expect(overloaded.status).toBe(529);
+    expect(overloaded.error.error.type).toBe("overloaded_error");
+    const limitedKey = await r.newKey({ model_limits_enabled: true, model_limits: "claude-test" });
+    const forbidden = await call("gpt-test", limitedKey.key);
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.error.error.type).toBe("permission_error");
+  });
+
+  test("on a Gemini channel the call goes through the pivot and the Gemini family, stream and not, billed exactly", async () => {
+    const params = { model: "gemini-test", max_tokens: 100, messages: [{ role: "user" as const, content: "hi" }] };
+    const quota = expectedQuota({ prompt: DEFAULT_PROMPT_TOKENS, completion: WORDS, ...PRICES });
+    let before = await r.userRow();
+    const message = await client().messages.create(params);
+    expect(message.content as unknown[]).toEqual([{ type: "text", text: DEFAULT_CONTENT }]);
+    expect(gemini.requests.at(-1)!.body.contents).toEqual([{ role: "user", parts: [{ text: "hi" }] }]);
+    const { other } = await billed(before, quota);
+    expect(other).toMatchObject({ inbound: "anthropic", family: "gemini" });
+    before = await r.userRow();
+    const streamed = await client().messages.stream(params).finalMessage();
+    expect(streamed.content.map((b) => (b.type === "text" ? b.text : ""))).toEqual([DEFAULT_CONTENT]);
+    expect(streamed.usage).toMatchObject({ input_tokens: DEFAULT_PROMPT_TOKENS, output_tokens: WORDS });
+    await billed(before, quota);
   });
 });
