@@ -5,7 +5,7 @@ import { startFakeAnthropic } from "../support/fake-anthropic";
 import { startFakeGemini } from "../support/fake-gemini";
 import { DEFAULT_CONTENT, DEFAULT_PROMPT_TOKENS, type FakeUpstream } from "../support/fake-upstream";
 import { FAKE_TOOL_CALLS, startToolUpstream, TOOL_USAGE } from "./anthropic-tool-upstream";
-import { expectedQuota, startRelayEnv, type RelayEnv } from "./support";
+import { expectedQuota, startRelayEnv, waitFor, type RelayEnv } from "./support";
 
 const WORDS = DEFAULT_CONTENT.split(" ").length;
 const PRICES = { ratio: 2, completionRatio: 3 };
@@ -394,5 +394,33 @@ describe.each(DIALECTS)("Anthropic Messages inbound with @anthropic-ai/sdk on %s
     expect(streamed.content.map((b) => (b.type === "text" ? b.text : ""))).toEqual([DEFAULT_CONTENT]);
     expect(streamed.usage).toMatchObject({ input_tokens: DEFAULT_PROMPT_TOKENS, output_tokens: WORDS });
     await billed(before, quota);
+  });
+
+  test("a client that leaves an Anthropic channel's stream early is still billed from the usage the upstream goes on to report", async () => {
+    claude.queueBehavior({ chunkDelayMs: 30 });
+    const logs = (await r.consumeLogs()).length;
+    const before = await r.userRow();
+    const abort = new AbortController();
+    const response = await fetch(`${r.s.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": r.key, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "claude-test",
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: "user", content: "hi" }],
+      }),
+      signal: abort.signal,
+    });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain("message_start");
+    abort.abort();
+    await waitFor(async () => (await r.consumeLogs()).length > logs);
+    const { log, other } = await billed(
+      before,
+      expectedQuota({ prompt: DEFAULT_PROMPT_TOKENS, completion: WORDS, ...PRICES }),
+    );
+    expect(log.completion_tokens).toBe(WORDS);
+    expect(other).toMatchObject({ usage_source: "upstream", stream_status: { end_reason: "client_gone" } });
   });
 });

@@ -174,7 +174,8 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
     if (result.ok) {
       charge.answeredBy(channel.row.id, group, upstreamModel, family);
       if (native) {
-        const at = { stream: req.stream, startedAt: s.startedAt, requestId: s.requestId };
+        const idleTimeoutMs = ctx.config.streamingTimeoutMs;
+        const at = { stream: req.stream, startedAt: s.startedAt, requestId: s.requestId, idleTimeoutMs };
         return deliverNative(result.response, req.inbound!, charge, at, sseHeaders(s.requestId));
       }
       const response = await deliver(s, result.response, provider, upstreamModel, charge);
