@@ -1,5 +1,5 @@
 import { RelayError } from "../../service/relay/errors";
-import type { InboundDialect } from "./dialects/types";
+import type { InboundCall } from "./inbound-request";
 
 /**
  * The pivot reply the pipeline delivered, in the client's dialect: a stream through the dialect's event writer,
@@ -7,12 +7,13 @@ import type { InboundDialect } from "./dialects/types";
  */
 export async function inDialect(
   response: Response,
-  dialect: InboundDialect,
+  { dialect, route }: InboundCall,
   model: string,
   stream: boolean,
 ): Promise<Response> {
   const headers = new Headers(response.headers);
   if (stream && headers.get("content-type")?.includes("text/event-stream")) {
+    if (dialect.streamContentType) headers.set("content-type", dialect.streamContentType(route));
     return new Response(dialect.streamFromChat(response.body!, model), { status: response.status, headers });
   }
   let reply: Record<string, any>;

@@ -14,8 +14,19 @@ type Server = Parameters<typeof clientIp>[1];
 /** What a dialect's route does: relay the call, or count its prompt's tokens (no upstream call, no charge). */
 type Action = "relay" | "count_tokens";
 
-/** The POST routes of the inbound dialects other than OpenAI's (query parameters such as ?beta=true are ignored). */
-export const DIALECT_ROUTES: Record<string, { dialect: InboundDialect; action: Action }> = {
+/** A dialect's POST route: what it does, and what its URL says about the call (model, streaming) if anything. */
+export interface DialectRoute {
+  dialect: InboundDialect;
+  action: Action;
+  /** Reads the URL (e.g. Gemini's /v1beta/models/{model}:streamGenerateContent?alt=sse); absent: the body says all. */
+  facts?(url: URL): Omit<RouteFacts, "url" | "countOnly">;
+}
+
+/**
+ * The POST routes of the inbound dialects other than OpenAI's, in Bun's route syntax (`:param`, `*`); query
+ * parameters such as ?beta=true are not part of the match.
+ */
+export const DIALECT_ROUTES: Record<string, DialectRoute> = {
   "/v1/messages": { dialect: anthropicDialect, action: "relay" },
   "/v1/messages/count_tokens": { dialect: anthropicDialect, action: "count_tokens" },
 };
@@ -28,12 +39,12 @@ const json = (body: unknown, requestId: string) =>
 /** One call in a dialect: its key, its body as the pivot, then the relay; every failure in the dialect's error shape. */
 export function dialectCall(ctx: ServiceContext) {
   const limit = ctx.config.maxBodyBytes;
-  return async (request: Request, server: Server, dialect: InboundDialect, action: Action): Promise<Response> => {
+  return async (request: Request, server: Server, { dialect, action, facts }: DialectRoute): Promise<Response> => {
     const requestId = newRequestId();
     const startedAt = Date.now();
     try {
       const url = new URL(request.url);
-      const route: RouteFacts = { url, countOnly: action === "count_tokens" };
+      const route: RouteFacts = { ...facts?.(url), url, countOnly: action === "count_tokens" };
       const ip = clientIp(request, server, ctx.config.trustProxy);
       const caller = await authenticateRelayKey(ctx, dialect.authorization(request, url), ip);
       const req = await parseInboundRequest(request, dialect, route, limit);

@@ -63,11 +63,10 @@ export function relayServeRoutes(ctx: ServiceContext) {
       path,
       { POST: (request: Request, server: Server) => answer(request, server, path, endpoint) },
     ]),
-    ...Object.entries(DIALECT_ROUTES).map(([path, { dialect, action }]) => [
+    ...Object.entries(DIALECT_ROUTES).map(([path, route]) => [
       path,
       {
-        POST: async (request: Request, server: Server) =>
-          withHeaders(await inDialect(request, server, dialect, action), headers),
+        POST: async (request: Request, server: Server) => withHeaders(await inDialect(request, server, route), headers),
       },
     ]),
   ]);
@@ -95,8 +94,8 @@ export function relayRoutes(ctx: ServiceContext) {
     app = app.post(path, ({ request, server }) => call(request, server, path, endpoint));
   }
   const inDialect = dialectCall(ctx);
-  for (const [path, { dialect, action }] of Object.entries(DIALECT_ROUTES)) {
-    app = app.post(path, ({ request, server }) => inDialect(request, server, dialect, action));
+  for (const [path, route] of Object.entries(DIALECT_ROUTES)) {
+    app = app.post(path, ({ request, server }) => inDialect(request, server, route));
   }
   return app
     .post("/pg/chat/completions", async ({ request, server }) => {

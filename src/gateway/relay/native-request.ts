@@ -4,7 +4,10 @@ import { channelBaseUrl } from "./providers/channel";
 import { geminiHeaders } from "./providers/gemini/address";
 import type { Provider, ProviderChannel, UpstreamCall } from "./providers/types";
 
-/** How each family that some inbound dialect speaks natively is authenticated (its address is its base URL). */
+/**
+ * How each translating family that some inbound dialect speaks natively is authenticated (its address is its
+ * base URL and the dialect's path).
+ */
 const AUTH_HEADERS: Record<string, (channel: ProviderChannel) => Record<string, string>> = {
   anthropic: anthropicHeaders,
   gemini: geminiHeaders,
@@ -18,21 +21,24 @@ export function nativeCall(inbound: InboundCall, model: string, stream: boolean)
 }
 
 /**
- * The family's provider, addressing a pass-through: `<base><path>`, the family's auth headers, and the client's
- * dialect headers (e.g. anthropic-version) where it sent them.
+ * The family's provider, addressing a pass-through: for a family that translates, `<base><path>` with its auth
+ * headers; for an OpenAI-shaped family, its own request (it sends bodies as they are). Either way with the
+ * client's dialect headers (e.g. anthropic-version) where it sent them.
  */
 export function nativeProvider(family: string, provider: Provider, inbound: InboundCall): Provider {
-  const auth = AUTH_HEADERS[family]!;
-  return {
-    types: provider.types,
-    errorOf: provider.errorOf,
-    request(channel: ProviderChannel, call: UpstreamCall) {
-      const headers = { ...auth(channel), "content-type": "application/json", ...inbound.headers };
-      return { url: channelBaseUrl(channel) + call.path, headers };
-    },
-  };
+  const auth = AUTH_HEADERS[family];
+  const request = auth
+    ? (channel: ProviderChannel, call: UpstreamCall) => ({
+        url: channelBaseUrl(channel) + call.path,
+        headers: { ...auth(channel), "content-type": "application/json", ...inbound.headers },
+      })
+    : (channel: ProviderChannel, call: UpstreamCall) => {
+        const own = provider.request(channel, call);
+        return { ...own, headers: { ...own.headers, ...inbound.headers } };
+      };
+  return { types: provider.types, errorOf: provider.errorOf, request };
 }
 
 /** Whether a channel of `family` takes the inbound dialect's calls untranslated. */
 export const passesThrough = (family: string, inbound: InboundCall | undefined): inbound is InboundCall =>
-  inbound !== undefined && inbound.dialect.nativeFamily === family && family in AUTH_HEADERS;
+  inbound !== undefined && inbound.dialect.nativeFamily === family;

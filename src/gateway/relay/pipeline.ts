@@ -179,7 +179,7 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
         return deliverNative(result.response, req.inbound!, charge, at, sseHeaders(s.requestId));
       }
       const response = await deliver(s, result.response, provider, upstreamModel, charge);
-      return req.inbound ? inDialect(response, req.inbound.dialect, req.model, req.stream) : response;
+      return req.inbound ? inDialect(response, req.inbound, req.model, req.stream) : response;
     }
     last = result;
     await noteFailure(s, channel, result.failure);

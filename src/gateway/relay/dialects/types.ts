@@ -15,9 +15,14 @@
  * Refusals (what the pivot cannot express) throw DialectRefusal (src/shared/relay-error.ts) naming the
  * parameter; the relay answers them as a 400 in the dialect's error shape.
  *
- * Wiring a dialect: one object satisfying InboundDialect (see anthropic/index.ts), then its routes in
- * ../dialect-routes.ts (path → dialect, the endpoint's model and stream taken from the path when the
- * dialect puts them there, as Gemini does).
+ * Wiring a dialect (e.g. gemini/ or responses/ with their to-chat, from-chat and stream modules):
+ *  1. `<dialect>/index.ts`: one object satisfying InboundDialect, built from those modules (see anthropic/).
+ *  2. Its POST routes in ../dialect-routes.ts (DIALECT_ROUTES: path → dialect, action, and `facts(url)` when the
+ *     URL names the model or streaming, as Gemini's /v1beta/models/{model}:streamGenerateContent does). They
+ *     are served on Bun's router and on the application alike; every failure is answered with `errorBody`.
+ *  3. When its native family is not yet in ../native-request.ts (AUTH_HEADERS), add the family's auth there.
+ * The pipeline needs nothing more: it routes, charges (one consume row) and logs the pivot call, and records
+ * `other.inbound` (the dialect's name) and `other.family` (the answering channel's family) in the log row.
  */
 
 /** The usage object of a pivot reply (OpenAI's, with the cache-write extension). */
