@@ -15,3 +15,11 @@ export class RelayError extends Error {
 
 export const invalidRequest = (message: string, code = "invalid_request") =>
   new RelayError(400, message, code, "invalid_request_error");
+
+/** What an inbound dialect cannot express in the internal call shape: a 400 naming the parameter. */
+export class DialectRefusal extends RelayError {
+  constructor(message: string) {
+    super(400, message, "invalid_request", "invalid_request_error");
+    this.name = "DialectRefusal";
+  }
+}

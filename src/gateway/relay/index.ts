@@ -8,6 +8,7 @@ import { callerModels, modelObject } from "../../service/relay/model-list";
 import { authenticate } from "../api/auth";
 import { clientIp } from "../http/client-ip";
 import { securityHeaders, withHeaders } from "../http/security-headers";
+import { DIALECT_ROUTES, dialectCall } from "./dialect-routes";
 import { parseRelayRequest } from "./parse";
 import { runRelay } from "./pipeline";
 import { newRequestId } from "./request-id";
@@ -56,12 +57,19 @@ export function relayServeRoutes(ctx: ServiceContext) {
   const headers = securityHeaders(ctx.config.frameAncestors);
   const answer = async (request: Request, server: Server, path: string, endpoint: Endpoint) =>
     withHeaders(await call(request, server, path, endpoint), headers);
-  return Object.fromEntries(
-    Object.entries(ENDPOINTS).map(([path, endpoint]) => [
+  const inDialect = dialectCall(ctx);
+  return Object.fromEntries([
+    ...Object.entries(ENDPOINTS).map(([path, endpoint]) => [
       path,
       { POST: (request: Request, server: Server) => answer(request, server, path, endpoint) },
     ]),
-  );
+    ...Object.entries(DIALECT_ROUTES).map(([path, route]) => [
+      path,
+      {
+        POST: async (request: Request, server: Server) => withHeaders(await inDialect(request, server, route), headers),
+      },
+    ]),
+  ]);
 }
 
 /** The OpenAI-compatible relay: /v1/*, the playground's /pg/chat/completions and /dashboard/billing/*. */
@@ -84,6 +92,10 @@ export function relayRoutes(ctx: ServiceContext) {
   let app = new Elysia();
   for (const [path, endpoint] of Object.entries(ENDPOINTS)) {
     app = app.post(path, ({ request, server }) => call(request, server, path, endpoint));
+  }
+  const inDialect = dialectCall(ctx);
+  for (const [path, route] of Object.entries(DIALECT_ROUTES)) {
+    app = app.post(path, ({ request, server }) => inDialect(request, server, route));
   }
   return app
     .post("/pg/chat/completions", async ({ request, server }) => {

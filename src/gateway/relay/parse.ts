@@ -2,6 +2,7 @@ import type { Endpoint } from "../../service/relay/endpoints";
 import { invalidRequest } from "../../service/relay/errors";
 import { ServiceError } from "../../service/errors";
 import { readBodyLimited } from "../http/body";
+import type { InboundCall } from "./inbound-request";
 
 /** An incoming relay call, read once; `upstream(model)` builds the body to forward with the upstream model name. */
 export interface RelayRequest {
@@ -13,6 +14,8 @@ export interface RelayRequest {
   /** The JSON body as received ("" for form data). */
   raw: string;
   upstream(model: string): { body: string | FormData; contentType: string | null; stream: boolean };
+  /** Set when the call came in another dialect: `json` and `raw` are then its pivot (an OpenAI chat request). */
+  inbound?: InboundCall;
 }
 
 const STREAM_USAGE_KINDS = new Set(["chat", "completions"]);
@@ -21,7 +24,7 @@ const STREAM_USAGE_KINDS = new Set(["chat", "completions"]);
 const withUsageRequested = (objectText: string) =>
   `${objectText.slice(0, objectText.lastIndexOf("}"))},"stream_options":{"include_usage":true}}`;
 
-function parseJsonObject(text: string): Record<string, any> {
+export function parseJsonObject(text: string): Record<string, any> {
   let body: unknown;
   try {
     body = JSON.parse(text);

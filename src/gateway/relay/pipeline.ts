@@ -12,6 +12,10 @@ import { routeGroups } from "../../service/relay/route-groups";
 import type { RouteChannel } from "../../service/relay/routing-table";
 import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { attemptUpstream, type AttemptResult } from "./attempt";
+import { inDialect } from "./dialect-reply";
+import { familyOf } from "./families";
+import { deliverNative } from "./native-delivery";
+import { nativeCall, nativeProvider, passesThrough } from "./native-request";
 import { bytesReader, type UpstreamReply } from "../upstream/reply";
 import type { RelayRequest } from "./parse";
 import { providerFor } from "./providers/registry";
@@ -160,11 +164,22 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
     const { channel, group, provider } = next;
     s.channelsTried.push(channel.row.id);
     const upstreamModel = mapModel(channel.modelMapping, req.model);
-    const call = upstreamCall(s, upstreamModel, provider);
-    const result = await attemptUpstream(channel, call, ctx.config.relayTimeoutMs, upstreamGate(ctx.options), provider);
+    const family = familyOf(provider);
+    const native = passesThrough(family, req.inbound);
+    const via = native ? nativeProvider(family, provider, req.inbound!) : provider;
+    const call = native
+      ? nativeCall(req.inbound!, upstreamModel, req.stream)
+      : upstreamCall(s, upstreamModel, provider);
+    const result = await attemptUpstream(channel, call, ctx.config.relayTimeoutMs, upstreamGate(ctx.options), via);
     if (result.ok) {
-      charge.answeredBy(channel.row.id, group, upstreamModel);
-      return deliver(s, result.response, provider, upstreamModel, charge);
+      charge.answeredBy(channel.row.id, group, upstreamModel, family);
+      if (native) {
+        const idleTimeoutMs = ctx.config.streamingTimeoutMs;
+        const at = { stream: req.stream, startedAt: s.startedAt, requestId: s.requestId, idleTimeoutMs };
+        return deliverNative(result.response, req.inbound!, charge, at, sseHeaders(s.requestId));
+      }
+      const response = await deliver(s, result.response, provider, upstreamModel, charge);
+      return req.inbound ? inDialect(response, req.inbound, req.model, req.stream) : response;
     }
     last = result;
     await noteFailure(s, channel, result.failure);

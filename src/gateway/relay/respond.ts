@@ -1,11 +1,19 @@
 import { RelayError } from "../../service/relay/errors";
 import { ServiceError } from "../../service/errors";
 import { isTooDeep, TOO_DEEP_MESSAGE } from "../http/too-deep";
+import type { DialectErrorFacts } from "./dialects/types";
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
-/** An error in OpenAI's shape: {error:{message, type, param, code}} with the request id in the message. */
-export function relayErrorResponse(error: unknown, requestId: string): Response {
+/**
+ * An error in OpenAI's shape: {error:{message, type, param, code}} with the request id in the message; or in
+ * another dialect's shape (`shape`), with the same status.
+ */
+export function relayErrorResponse(
+  error: unknown,
+  requestId: string,
+  shape?: (facts: DialectErrorFacts) => unknown,
+): Response {
   let status = 500;
   let message = "internal server error, contact the administrator";
   let type = "tollgate_error";
@@ -27,6 +35,7 @@ export function relayErrorResponse(error: unknown, requestId: string): Response 
   } else {
     console.error("[relay] unexpected error:", error instanceof Error ? error.message : error);
   }
-  const body = { error: { message: `${message} (request id: ${requestId})`, type, param: "", code } };
+  message = `${message} (request id: ${requestId})`;
+  const body = shape ? shape({ status, message, type, code }) : { error: { message, type, param: "", code } };
   return new Response(JSON.stringify(body), { status, headers });
 }

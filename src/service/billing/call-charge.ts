@@ -14,8 +14,17 @@ export interface ChargedCall {
   ctx: ServiceContext;
   caller: RelayCaller;
   endpoint: Endpoint;
-  /** The request: `raw` is its JSON text ("" for form data), `json` its parsed body. */
-  req: { model: string; stream: boolean; raw: string; json?: Record<string, any> };
+  /**
+   * The request: `raw` is its JSON text ("" for form data), `json` its parsed body (for another inbound dialect,
+   * its OpenAI-shaped translation); `inbound` names that dialect.
+   */
+  req: {
+    model: string;
+    stream: boolean;
+    raw: string;
+    json?: Record<string, any>;
+    inbound?: { dialect: { name: string } };
+  };
   requestId: string;
   ip: string;
   startedAt: number;
@@ -64,6 +73,7 @@ export class CallCharge {
   private promptTokens: number | undefined = undefined;
   private channelId = 0;
   private upstreamModel = "";
+  private family = "";
 
   private constructor(
     private readonly call: ChargedCall,
@@ -133,14 +143,15 @@ export class CallCharge {
     return this.hold(counted);
   }
 
-  /** The channel that answered, through `group`: the call is billed at that group's price. */
-  answeredBy(channelId: number, group: string, upstreamModel: string): void {
+  /** The channel that answered, through `group`, of provider `family`: the call is billed at that group's price. */
+  answeredBy(channelId: number, group: string, upstreamModel: string, family = "openai"): void {
     if (group !== this.group) {
       this.price = priceIn(this.call, group);
       this.group = group;
     }
     this.channelId = channelId;
     this.upstreamModel = upstreamModel;
+    this.family = family;
   }
 
   /** Usage as we count it when the upstream reported none: the prompt's estimate and `text`'s tokens. */
@@ -197,6 +208,8 @@ export class CallCharge {
       requestId: c.requestId,
       ip: c.ip,
       streamEnd,
+      inbound: c.req.inbound?.dialect.name ?? "openai",
+      family: this.family,
     });
   }
 

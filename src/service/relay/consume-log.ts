@@ -25,6 +25,10 @@ export interface CallRecord {
   requestId: string;
   ip: string;
   streamEnd?: string;
+  /** The dialect the client spoke (openai, anthropic, gemini, responses). */
+  inbound: string;
+  /** The family of the channel that answered (openai, azure, anthropic, gemini). */
+  family: string;
 }
 
 /** The consume log row (type 2) of a settled call, with every price factor in `other`. */
@@ -53,6 +57,8 @@ export function consumeLog(r: CallRecord): NewLogRow {
       status: r.streamEnd === "done" || r.streamEnd === "eof" ? "ok" : "error",
       end_reason: r.streamEnd,
     };
+  other.inbound = r.inbound;
+  other.family = r.family;
   other.admin_info = { use_channel: r.channelsTried };
   return {
     user_id: r.caller.user.id,

@@ -1,0 +1,27 @@
+import { RelayError } from "../../service/relay/errors";
+import type { InboundCall } from "./inbound-request";
+
+/**
+ * The pivot reply the pipeline delivered, in the client's dialect: a stream through the dialect's event writer,
+ * a JSON reply through its reply mapper (already billed: only the shape changes here).
+ */
+export async function inDialect(
+  response: Response,
+  { dialect, route }: InboundCall,
+  model: string,
+  stream: boolean,
+): Promise<Response> {
+  const headers = new Headers(response.headers);
+  if (stream && headers.get("content-type")?.includes("text/event-stream")) {
+    if (dialect.streamContentType) headers.set("content-type", dialect.streamContentType(route));
+    return new Response(dialect.streamFromChat(response.body!, model), { status: response.status, headers });
+  }
+  let reply: Record<string, any>;
+  try {
+    reply = await response.json();
+  } catch {
+    throw new RelayError(502, "the upstream's reply could not be read", "bad_response_body", "upstream_error");
+  }
+  headers.set("content-type", "application/json");
+  return new Response(JSON.stringify(dialect.fromChat(reply, model)), { status: response.status, headers });
+}

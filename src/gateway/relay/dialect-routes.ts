@@ -1,0 +1,61 @@
+import type { ServiceContext } from "../../service/context";
+import { authenticateRelayKey, checkModelAllowed } from "../../service/relay/caller";
+import { estimatePromptTokens } from "../../service/relay/endpoints";
+import { clientIp } from "../http/client-ip";
+import { anthropicDialect } from "./dialects/anthropic";
+import type { InboundDialect, RouteFacts } from "./dialects/types";
+import { parseInboundRequest } from "./inbound-request";
+import { runRelay } from "./pipeline";
+import { newRequestId } from "./request-id";
+import { relayErrorResponse } from "./respond";
+
+type Server = Parameters<typeof clientIp>[1];
+
+/** What a dialect's route does: relay the call, or count its prompt's tokens (no upstream call, no charge). */
+type Action = "relay" | "count_tokens";
+
+/** A dialect's POST route: what it does, and what its URL says about the call (model, streaming) if anything. */
+export interface DialectRoute {
+  dialect: InboundDialect;
+  action: Action;
+  /** Reads the URL (e.g. Gemini's /v1beta/models/{model}:streamGenerateContent?alt=sse); absent: the body says all. */
+  facts?(url: URL): Omit<RouteFacts, "url" | "countOnly">;
+}
+
+/**
+ * The POST routes of the inbound dialects other than OpenAI's, in Bun's route syntax (`:param`, `*`); query
+ * parameters such as ?beta=true are not part of the match.
+ */
+export const DIALECT_ROUTES: Record<string, DialectRoute> = {
+  "/v1/messages": { dialect: anthropicDialect, action: "relay" },
+  "/v1/messages/count_tokens": { dialect: anthropicDialect, action: "count_tokens" },
+};
+
+const json = (body: unknown, requestId: string) =>
+  new Response(JSON.stringify(body), {
+    headers: { "content-type": "application/json", "x-tollgate-request-id": requestId },
+  });
+
+/** One call in a dialect: its key, its body as the pivot, then the relay; every failure in the dialect's error shape. */
+export function dialectCall(ctx: ServiceContext) {
+  const limit = ctx.config.maxBodyBytes;
+  return async (request: Request, server: Server, { dialect, action, facts }: DialectRoute): Promise<Response> => {
+    const requestId = newRequestId();
+    const startedAt = Date.now();
+    try {
+      const url = new URL(request.url);
+      const route: RouteFacts = { ...facts?.(url), url, countOnly: action === "count_tokens" };
+      const ip = clientIp(request, server, ctx.config.trustProxy);
+      const caller = await authenticateRelayKey(ctx, dialect.authorization(request, url), ip);
+      const req = await parseInboundRequest(request, dialect, route, limit);
+      if (action === "count_tokens") {
+        checkModelAllowed(caller.token, req.model);
+        return json({ input_tokens: estimatePromptTokens("chat", req.model, req.json!) }, requestId);
+      }
+      const endpoint = { kind: "chat", streams: true } as const;
+      return await runRelay({ ctx, caller, endpoint, req, requestId, ip, startedAt });
+    } catch (error) {
+      return relayErrorResponse(error, requestId, dialect.errorBody);
+    }
+  };
+}

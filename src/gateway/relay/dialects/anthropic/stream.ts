@@ -1,0 +1,164 @@
+import { eventData, SseSplitter } from "../../sse";
+import { messageIdOf, stopReasonOf } from "./stop-reason";
+import { anthropicUsage } from "./usage";
+
+const encoder = new TextEncoder();
+const sse = (type: string, value: Record<string, unknown>) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...value })}\n\n`;
+
+type BlockKind = "text" | "thinking" | "tool_use";
+
+/**
+ * Writes Anthropic's events for a pivot chunk stream: message_start on the first chunk; a content block per
+ * run of text, thinking or one tool call (started, its deltas, stopped); message_delta with the stop reason and
+ * usage, then message_stop, at [DONE].
+ */
+class MessageEvents {
+  private started = false;
+  private finished = false;
+  private block: BlockKind | undefined = undefined;
+  private index = -1;
+  /** The pivot's tool call index → its content block index. */
+  private readonly toolBlocks = new Map<number, number>();
+  private stopReason = "end_turn";
+  private usage: unknown = undefined;
+
+  constructor(private readonly model: string) {}
+
+  private start(id: unknown): string {
+    if (this.started) return "";
+    this.started = true;
+    const message = {
+      id: messageIdOf(id),
+      type: "message",
+      role: "assistant",
+      model: this.model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 0, output_tokens: 0 },
+    };
+    return sse("message_start", { message });
+  }
+
+  private closeBlock(): string {
+    if (this.block === undefined) return "";
+    this.block = undefined;
+    return sse("content_block_stop", { index: this.index });
+  }
+
+  private openBlock(kind: BlockKind, contentBlock: Record<string, unknown>): string {
+    const out = this.closeBlock();
+    this.block = kind;
+    this.index++;
+    return `${out}${sse("content_block_start", { index: this.index, content_block: contentBlock })}`;
+  }
+
+  private delta(kind: "text" | "thinking", text: string): string {
+    const open =
+      this.block === kind
+        ? ""
+        : this.openBlock(kind, kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "" });
+    const delta = kind === "text" ? { type: "text_delta", text } : { type: "thinking_delta", thinking: text };
+    return `${open}${sse("content_block_delta", { index: this.index, delta })}`;
+  }
+
+  private toolDelta(call: any): string {
+    const at = typeof call?.index === "number" ? call.index : 0;
+    let out = "";
+    if (!this.toolBlocks.has(at)) {
+      out += this.openBlock("tool_use", {
+        type: "tool_use",
+        id: String(call?.id ?? ""),
+        name: String(call?.function?.name ?? ""),
+        input: {},
+      });
+      this.toolBlocks.set(at, this.index);
+    }
+    const args = call?.function?.arguments;
+    if (typeof args === "string" && args) {
+      const delta = { type: "input_json_delta", partial_json: args };
+      out += sse("content_block_delta", { index: this.toolBlocks.get(at), delta });
+    }
+    return out;
+  }
+
+  /** One pivot chunk's data. */
+  chunk(data: string): string {
+    if (data.trim() === "[DONE]") return this.end();
+    let chunk: any;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return "";
+    }
+    if (chunk?.error) return this.error(String(chunk.error.message ?? "upstream stream error"));
+    let out = this.start(chunk?.id);
+    if (chunk?.usage) this.usage = chunk.usage;
+    const choice = Array.isArray(chunk?.choices) ? chunk.choices[0] : undefined;
+    const delta = choice?.delta;
+    if (typeof delta?.reasoning_content === "string" && delta.reasoning_content)
+      out += this.delta("thinking", delta.reasoning_content);
+    if (typeof delta?.content === "string" && delta.content) out += this.delta("text", delta.content);
+    if (Array.isArray(delta?.tool_calls)) for (const call of delta.tool_calls) out += this.toolDelta(call);
+    if (choice?.finish_reason) this.stopReason = stopReasonOf(choice.finish_reason);
+    return out;
+  }
+
+  /** The pivot's end marker: the open block closed, the stop reason and usage, message_stop. */
+  private end(): string {
+    if (this.finished) return "";
+    this.finished = true;
+    const out = this.start(undefined) + this.closeBlock();
+    const messageDelta = sse("message_delta", {
+      delta: { stop_reason: this.stopReason, stop_sequence: null },
+      usage: anthropicUsage(this.usage),
+    });
+    return `${out}${messageDelta}${sse("message_stop", {})}`;
+  }
+
+  error(message: string): string {
+    if (this.finished) return "";
+    this.finished = true;
+    return sse("error", { error: { type: "api_error", message } });
+  }
+
+  /** The pivot stream ended: without [DONE] it broke off upstream, which the client is told. */
+  close(): string {
+    return this.finished ? "" : this.error("the upstream stream ended before the reply was complete");
+  }
+}
+
+const PING = sse("ping", {});
+
+/** A pivot chunk stream as Anthropic's Messages event stream (pings kept as Anthropic ping events). */
+export function chatStreamToAnthropic(pivot: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array> {
+  const reader = pivot.getReader();
+  const splitter = new SseSplitter();
+  const events = new MessageEvents(model);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        let read: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          read = await reader.read();
+        } catch {
+          controller.enqueue(encoder.encode(events.close()));
+          return controller.close();
+        }
+        let out = "";
+        for (const event of read.done ? splitter.rest() : splitter.push(read.value)) {
+          const data = eventData(event);
+          out += data === undefined ? (event.startsWith(":") ? PING : "") : events.chunk(data);
+        }
+        if (read.done) out += events.close();
+        if (out) controller.enqueue(encoder.encode(out));
+        if (read.done) return controller.close();
+        if (out) return;
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * An inbound dialect: how a client that speaks another API than OpenAI's chat completions is served.
+ *
+ * The relay works on one internal call shape, the pivot: an OpenAI chat-completions request, reply and
+ * chunk stream, with a few extension fields where OpenAI has none (request `thinking_budget`, `top_k`;
+ * message and delta `reasoning_content`; usage `prompt_tokens_details.cached_creation_tokens`). A dialect
+ * turns its request into the pivot at the edge and the pivot's reply back into its own at the end; the
+ * pipeline routes, charges and logs the pivot call in between, whatever the dialect.
+ *
+ * When the channel's family speaks the dialect natively (`nativeFamily`), nothing is translated: the
+ * client's body goes upstream with only the model replaced, the reply comes back untouched, and the call
+ * is billed from the upstream's usage as `native` reads it.
+ *
+ * A dialect module is pure: it imports only src/shared, the SSE helpers (../sse) and its own folder.
+ * Refusals (what the pivot cannot express) throw DialectRefusal (src/shared/relay-error.ts) naming the
+ * parameter; the relay answers them as a 400 in the dialect's error shape.
+ *
+ * Wiring a dialect (e.g. gemini/ or responses/ with their to-chat, from-chat and stream modules):
+ *  1. `<dialect>/index.ts`: one object satisfying InboundDialect, built from those modules (see anthropic/).
+ *  2. Its POST routes in ../dialect-routes.ts (DIALECT_ROUTES: path → dialect, action, and `facts(url)` when the
+ *     URL names the model or streaming, as Gemini's /v1beta/models/{model}:streamGenerateContent does). They
+ *     are served on Bun's router and on the application alike; every failure is answered with `errorBody`.
+ *  3. When its native family is not yet in ../native-request.ts (AUTH_HEADERS), add the family's auth there.
+ * The pipeline needs nothing more: it routes, charges (one consume row) and logs the pivot call, and records
+ * `other.inbound` (the dialect's name) and `other.family` (the answering channel's family) in the log row.
+ */
+
+/** The usage object of a pivot reply (OpenAI's, with the cache-write extension). */
+export interface PivotUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number; cached_creation_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number };
+}
+
+/** A refusal as the dialect renders it: the status is kept, the body is the dialect's. */
+export interface DialectErrorFacts {
+  status: number;
+  /** Already carries the request id. */
+  message: string;
+  /** OpenAI's error type and code (e.g. invalid_request_error / model_not_found), for dialects that keep them. */
+  type: string;
+  code: string;
+}
+
+/** What the route knows before the body is read: dialects that name the model or streaming in the URL say so here. */
+export interface RouteFacts {
+  url: URL;
+  /** The model named in the path (Gemini's /v1beta/models/{model}:generateContent). */
+  model?: string;
+  /** The path says the reply streams (Gemini's :streamGenerateContent). */
+  stream?: boolean;
+  /** The call only counts its prompt's tokens (count_tokens): what only generation needs is not required. */
+  countOnly?: boolean;
+}
+
+/** Reading a native stream for billing: fed every event's data, asked for the usage at the end. */
+export interface NativeStreamTally {
+  event(data: string): void;
+  /** The usage the upstream reported, once it did. */
+  usage(): PivotUsage | undefined;
+  /** Text generated so far (counted when the upstream reported no usage). */
+  readonly text: string;
+}
+
+/** What the relay needs to pass a call through to a family that speaks the dialect natively. */
+export interface NativePassage {
+  /** The upstream path the client's call goes to, e.g. /v1/messages; `model` is the upstream model. */
+  path(route: RouteFacts, model: string): string;
+  /** The client's body as sent upstream with the upstream model (`raw` is its text, `json` parsed). */
+  body(json: Record<string, any>, raw: string, model: string): string;
+  /** Client headers forwarded upstream when present (lower case), e.g. anthropic-version. */
+  forwardedHeaders: readonly string[];
+  /** The usage in a native JSON reply. */
+  replyUsage(reply: any): PivotUsage | undefined;
+  /** The text of a native JSON reply (counted when it reports no usage). */
+  replyText(reply: any): string;
+  /** A fresh reader of one native event stream. */
+  streamTally(): NativeStreamTally;
+}
+
+export interface InboundDialect {
+  /** Recorded in the log row's `other.inbound`. */
+  readonly name: string;
+  /** The provider family that speaks this dialect ("anthropic", "gemini", "openai"), for pass-through. */
+  readonly nativeFamily: string;
+  /** The caller's key as an Authorization value ("Bearer sk-…"), or null when the request carries none. */
+  authorization(request: Request, url: URL): string | null;
+  /** The dialect's request body → the pivot request (with model and stream). Throws DialectRefusal. */
+  toChat(body: Record<string, any>, route: RouteFacts): Record<string, any>;
+  /** A pivot reply (chat.completion) → the dialect's reply body; `model` is the name the client asked for. */
+  fromChat(reply: Record<string, any>, model: string): unknown;
+  /**
+   * A pivot chunk stream (OpenAI SSE: chunks, a usage-only chunk, [DONE]; `: comment` lines are keep-alive
+   * pings) → the dialect's event stream. A stream ending without [DONE] broke off upstream.
+   */
+  streamFromChat(pivot: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array>;
+  /** The content type of the dialect's streamed reply (text/event-stream, or application/json for a JSON array). */
+  streamContentType?(route: RouteFacts): string;
+  /** The dialect's error body for a refusal; the status is kept. */
+  errorBody(error: DialectErrorFacts): unknown;
+  /** How a call passes through to `nativeFamily` untranslated. */
+  readonly native: NativePassage;
+}

@@ -1,0 +1,15 @@
+import { anthropicProvider } from "./providers/anthropic/provider";
+import { azureProvider } from "./providers/azure/provider";
+import { geminiProvider } from "./providers/gemini/provider";
+import { openaiCompatibleProvider } from "./providers/openai-compatible/provider";
+import type { Provider } from "./providers/types";
+
+/** Each family's name, as the log row's `other.family` records it and dialects name their native family. */
+const FAMILIES = new Map<Provider, string>([
+  [openaiCompatibleProvider, "openai"],
+  [azureProvider, "azure"],
+  [anthropicProvider, "anthropic"],
+  [geminiProvider, "gemini"],
+]);
+
+export const familyOf = (provider: Provider): string => FAMILIES.get(provider) ?? "openai";

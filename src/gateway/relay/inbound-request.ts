@@ -1,0 +1,68 @@
+import { invalidRequest } from "../../service/relay/errors";
+import { readBodyLimited } from "../http/body";
+import type { InboundDialect, RouteFacts } from "./dialects/types";
+import { parseJsonObject, type RelayRequest } from "./parse";
+
+/** A call that came in another dialect than OpenAI's: the client's own request, kept for a pass-through. */
+export interface InboundCall {
+  dialect: InboundDialect;
+  route: RouteFacts;
+  /** The client's body, parsed, and its text. */
+  body: Record<string, any>;
+  raw: string;
+  /** The client's dialect headers (the dialect's forwardedHeaders it sent), for a native upstream. */
+  headers: Record<string, string>;
+}
+
+/** Pivot fields OpenAI's API does not take: dropped when the pivot goes to an OpenAI-family upstream. */
+const EXTENSIONS = ["thinking_budget", "top_k"];
+
+/** The pivot as an OpenAI-family upstream takes it: no extension fields, no reasoning text in past turns. */
+function openaiBody(pivot: Record<string, any>, model: string): string {
+  const body: Record<string, any> = { ...pivot, model };
+  for (const key of EXTENSIONS) delete body[key];
+  if (body.messages.some((m: any) => m.reasoning_content !== undefined)) {
+    body.messages = body.messages.map(({ reasoning_content: _, ...m }: any) => m);
+  }
+  return JSON.stringify(body);
+}
+
+function forwarded(request: Request, names: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of names) {
+    const value = request.headers.get(name);
+    if (value) headers[name] = value;
+  }
+  return headers;
+}
+
+/**
+ * A dialect's request read once and turned into the pivot, which the pipeline routes, charges and logs like an
+ * OpenAI chat call. A streamed pivot always asks for usage (the dialect's reply reports it).
+ */
+export async function parseInboundRequest(
+  request: Request,
+  dialect: InboundDialect,
+  route: RouteFacts,
+  limit: number,
+): Promise<RelayRequest> {
+  const raw = await readBodyLimited(request, limit);
+  const body = parseJsonObject(raw);
+  const pivot = dialect.toChat(body, route);
+  if (pivot.model !== undefined && typeof pivot.model !== "string") throw invalidRequest("model must be a string");
+  const model = String(pivot.model ?? "").trim();
+  if (!model) throw invalidRequest("model is required", "model_required");
+  const stream = pivot.stream === true;
+  if (stream) pivot.stream_options = { include_usage: true };
+  const inbound = { dialect, route, body, raw, headers: forwarded(request, dialect.native.forwardedHeaders) };
+  return {
+    path: "/v1/chat/completions",
+    model,
+    stream,
+    clientWantsUsage: true,
+    json: pivot,
+    raw: JSON.stringify(pivot),
+    inbound,
+    upstream: (upstreamModel) => ({ body: openaiBody(pivot, upstreamModel), contentType: "application/json", stream }),
+  };
+}
