@@ -1,17 +1,28 @@
 /** The longest event an upstream may send, in characters: a stream that buffers more without an event end is refused. */
 export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
-/** Splits a byte stream of server-sent events into whole events ("…\n\n"), keeping partial ones buffered. */
+/**
+ * Splits a byte stream of server-sent events into whole events ("…\n\n"), keeping partial ones buffered.
+ * CRLF and lone CR line ends become LF; a chunk ending in CR waits to see whether the next begins with
+ * its LF, so a CRLF cut between two chunks stays one line end (and one event stays one event).
+ */
 export class SseSplitter {
   private buffer = "";
   private readonly decoder = new TextDecoder();
+  /** The last chunk ended in CR (already read as a line end): an LF opening the next one belongs to it. */
+  private afterCr = false;
 
   push(chunk: Uint8Array): string[] {
-    this.buffer += this.decoder.decode(chunk, { stream: true });
-    if (this.buffer.length > MAX_EVENT_CHARS && !this.buffer.includes("\n\n")) {
-      throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
+    let text = this.decoder.decode(chunk, { stream: true });
+    if (this.afterCr && text) {
+      this.afterCr = false;
+      if (text.charCodeAt(0) === 10) text = text.slice(1);
     }
-    if (this.buffer.includes("\r")) this.buffer = this.buffer.replace(/\r\n?/g, "\n");
+    if (text.includes("\r")) {
+      this.afterCr = text.endsWith("\r");
+      text = text.replace(/\r\n?/g, "\n");
+    }
+    this.buffer += text;
     const events: string[] = [];
     let start = 0;
     let end: number;
@@ -20,6 +31,9 @@ export class SseSplitter {
       start = end + 2;
     }
     if (start > 0) this.buffer = this.buffer.slice(start);
+    if (this.buffer.length > MAX_EVENT_CHARS) {
+      throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
+    }
     return events;
   }
 
@@ -37,9 +51,20 @@ export function eventData(event: string): string | undefined {
   if (event.startsWith("data: ") && !event.includes("\n")) return event.slice(6);
   let data: string | undefined;
   for (const line of event.split("\n")) {
-    if (!line.startsWith("data:")) continue;
+    if (!line.startsWith("data")) continue;
+    // A `data` line without a colon is a data line with an empty value.
+    if (line.length > 4 && line[4] !== ":") continue;
     const value = line.slice(line[5] === " " ? 6 : 5);
     data = data === undefined ? value : `${data}\n${value}`;
   }
   return data;
+}
+
+/** The event's name (its `event:` line), or undefined when it has none. */
+export function eventName(event: string): string | undefined {
+  let name: string | undefined;
+  for (const line of event.split("\n")) {
+    if (line.startsWith("event:")) name = line.slice(line[6] === " " ? 7 : 6);
+  }
+  return name;
 }
