@@ -7,6 +7,7 @@ import { RelayError } from "../../service/relay/errors";
 import { callerModels, modelObject } from "../../service/relay/model-list";
 import { authenticate } from "../api/auth";
 import { clientIp } from "../http/client-ip";
+import { relayCors } from "../http/cors";
 import { securityHeaders, withHeaders } from "../http/security-headers";
 import { parseRelayRequest } from "./parse";
 import { runRelay } from "./pipeline";
@@ -54,12 +55,17 @@ function relayCall(ctx: ServiceContext): RelayCall {
 export function relayServeRoutes(ctx: ServiceContext) {
   const call = relayCall(ctx);
   const headers = securityHeaders(ctx.config.frameAncestors);
+  const cors = relayCors(ctx.config.relayCorsOrigins);
   const answer = async (request: Request, server: Server, path: string, endpoint: Endpoint) =>
-    withHeaders(await call(request, server, path, endpoint), headers);
+    withHeaders(withHeaders(await call(request, server, path, endpoint), headers), cors.replyHeaders(request));
+  const preflight = (request: Request) => withHeaders(cors.preflight(request), headers);
   return Object.fromEntries(
     Object.entries(ENDPOINTS).map(([path, endpoint]) => [
       path,
-      { POST: (request: Request, server: Server) => answer(request, server, path, endpoint) },
+      {
+        POST: (request: Request, server: Server) => answer(request, server, path, endpoint),
+        OPTIONS: preflight,
+      },
     ]),
   );
 }
