@@ -1,7 +1,6 @@
 import type { Endpoint } from "../../service/relay/endpoints";
 import { invalidRequest } from "../../service/relay/errors";
-import { ServiceError } from "../../service/errors";
-import { readBodyLimited } from "../http/body";
+import { decodedFormRequest, readBodyLimited } from "../http/body";
 
 /** An incoming relay call, read once; `upstream(model)` builds the body to forward with the upstream model name. */
 export interface RelayRequest {
@@ -40,11 +39,10 @@ export async function parseRelayRequest(
   limit: number,
 ): Promise<RelayRequest> {
   if (endpoint.multipart) {
-    const declared = Number(request.headers.get("content-length") ?? "0");
-    if (declared > limit) throw new ServiceError("request body is too large", 413);
+    const source = await decodedFormRequest(request, limit);
     let form: FormData;
     try {
-      form = (await request.formData()) as unknown as FormData;
+      form = (await source.formData()) as unknown as FormData;
     } catch {
       throw invalidRequest("request body must be multipart/form-data");
     }
