@@ -32,6 +32,13 @@ function parseJsonObject(text: string): Record<string, any> {
   return body as Record<string, any>;
 }
 
+/** A form's text fields (files left out), read like a JSON body's members (an image edit's `n`, for one). */
+function textFields(form: FormData): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === "string") fields[key] = value;
+  return fields;
+}
+
 export async function parseRelayRequest(
   request: Request,
   path: string,
@@ -53,6 +60,7 @@ export async function parseRelayRequest(
       model,
       stream: false,
       clientWantsUsage: false,
+      json: textFields(form),
       raw: "",
       upstream(upstreamModel) {
         const copy = new FormData();
