@@ -14,27 +14,31 @@ export class SseSplitter {
 
   push(chunk: Uint8Array): string[] {
     let text = this.decoder.decode(chunk, { stream: true });
-    if (this.afterCr && text) {
-      this.afterCr = false;
-      if (text.charCodeAt(0) === 10) text = text.slice(1);
-    }
-    if (text.includes("\r")) {
-      this.afterCr = text.endsWith("\r");
-      text = text.replace(/\r\n?/g, "\n");
-    }
-    this.buffer += text;
+    if (this.afterCr || text.includes("\r")) text = this.withLfLineEnds(text);
+    const buffer = this.buffer === "" ? text : this.buffer + text;
     const events: string[] = [];
     let start = 0;
     let end: number;
-    while ((end = this.buffer.indexOf("\n\n", start)) !== -1) {
-      events.push(this.buffer.slice(start, end));
+    while ((end = buffer.indexOf("\n\n", start)) !== -1) {
+      events.push(buffer.slice(start, end));
       start = end + 2;
     }
-    if (start > 0) this.buffer = this.buffer.slice(start);
+    this.buffer = start === 0 ? buffer : buffer.slice(start);
     if (this.buffer.length > MAX_EVENT_CHARS) {
       throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
     }
     return events;
+  }
+
+  /** The text with CRLF and CR line ends as LF; an LF completing a CRLF cut by the previous chunk is dropped. */
+  private withLfLineEnds(text: string): string {
+    if (this.afterCr && text !== "") {
+      this.afterCr = false;
+      if (text.charCodeAt(0) === 10) text = text.slice(1);
+    }
+    if (!text.includes("\r")) return text;
+    this.afterCr = text.endsWith("\r");
+    return text.replace(/\r\n?/g, "\n");
   }
 
   /** Whatever is left when the stream ends without a final blank line. */
