@@ -3,7 +3,7 @@ import zlib from "node:zlib";
 import { DIALECTS } from "../support/databases";
 import { expectedQuota, startRelayEnv, type RelayEnv } from "./support";
 
-const COMPRESS: Record<string, (bytes: Buffer) => Buffer> = {
+const COMPRESS: Record<string, (bytes: Buffer) => Buffer<ArrayBuffer>> = {
   gzip: (bytes) => zlib.gzipSync(bytes),
   deflate: (bytes) => zlib.deflateSync(bytes),
   br: (bytes) => zlib.brotliCompressSync(bytes),
@@ -23,7 +23,7 @@ describe.each(DIALECTS)("compressed request bodies on %s", (dialect) => {
   });
   afterAll(() => r.stop());
 
-  const post = (path: string, body: Uint8Array, headers: Record<string, string>) =>
+  const post = (path: string, body: BodyInit, headers: Record<string, string>) =>
     fetch(`${r.s.url}${path}`, {
       method: "POST",
       headers: { authorization: `Bearer ${r.key}`, "content-type": "application/json", ...headers },

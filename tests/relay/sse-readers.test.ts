@@ -27,7 +27,7 @@ const streamOf = (chunks: Uint8Array[]) =>
 describe("the SSE reader's users lose no event, wherever the network cuts the stream", () => {
   test("a provider's event mapping sees every event's whole data, cut at every byte offset", async () => {
     for (let at = 0; at <= BYTES.length; at++) {
-      const seen: string[] = [];
+      const seen: unknown[] = [];
       const mapped = mapEventStream(streamOf(cutAt(at)), {
         event: (data) => {
           seen.push(JSON.parse(data === "[DONE]" ? '"[DONE]"' : data));
@@ -36,7 +36,7 @@ describe("the SSE reader's users lose no event, wherever the network cuts the st
         end: () => "end",
       });
       expect(await new Response(mapped).text()).toBe("end");
-      expect([at, seen.length, seen.at(1)]).toEqual([
+      expect<unknown[]>([at, seen.length, seen.at(1)]).toEqual([
         at,
         3,
         { choices: [], usage: { prompt_tokens: 11, completion_tokens: 2, total_tokens: 13 } },

@@ -14,7 +14,7 @@ function readableWhole(request: Request, limit: number): boolean {
  * Reads a request body up to `limit` bytes; a larger one is refused with 413 before it is all read. A
  * compressed body (Content-Encoding) is decoded as it is read, and the limit holds for its decoded size.
  */
-export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
+export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   if (readableWhole(request, limit)) return request.bytes();
   if (!request.body) return new Uint8Array();
   const codings = contentCodings(request.headers.get("content-encoding"));
@@ -27,7 +27,7 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   return new TextDecoder().decode(await readBodyBytes(request, limit));
 }
 
-async function readChunksLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+async function readChunksLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = body.getReader();

@@ -23,12 +23,12 @@ export function contentCodings(header: string | null): string[] {
  * that stops at a size limit never inflates the rest). An unknown coding is refused with 415.
  */
 export function decodedBody(body: ReadableStream<Uint8Array>, codings: string[]): ReadableStream<Uint8Array> {
-  let decoded = body;
+  let decoded = body as ReadableStream<Uint8Array<ArrayBuffer>>;
   for (const coding of [...codings].reverse()) {
     const format = FORMATS[coding];
     if (!format)
       throw new ServiceError(`unsupported Content-Encoding "${coding}" (gzip, deflate, br and zstd are)`, 415);
-    decoded = decoded.pipeThrough(new DecompressionStream(format));
+    decoded = decoded.pipeThrough(new DecompressionStream(format)) as ReadableStream<Uint8Array<ArrayBuffer>>;
   }
   return decoded;
 }
