@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { loadConfig } from "../../src/service/config";
 import { DIALECTS } from "../support/databases";
 import { startRelayEnv, type RelayEnv } from "./support";
 
@@ -108,5 +109,21 @@ describe.each(DIALECTS)("CORS on the relay on %s", (dialect) => {
       const reply = await chat(r);
       expect(reply.headers.get("access-control-allow-origin")).toBe(PAGE);
     });
+  });
+});
+
+describe("RELAY_CORS_ORIGINS setting", () => {
+  test("unset, empty or * means any origin; a list of origins is kept; anything else stops the start", () => {
+    expect(loadConfig({}).relayCorsOrigins).toEqual(["*"]);
+    expect(loadConfig({ RELAY_CORS_ORIGINS: " " }).relayCorsOrigins).toEqual(["*"]);
+    expect(loadConfig({ RELAY_CORS_ORIGINS: "*" }).relayCorsOrigins).toEqual(["*"]);
+    expect(loadConfig({ RELAY_CORS_ORIGINS: "https://a.example, http://b.example:8080/" }).relayCorsOrigins).toEqual([
+      "https://a.example",
+      "http://b.example:8080",
+    ]);
+    expect(() => loadConfig({ RELAY_CORS_ORIGINS: "https://a.example/path" })).toThrow(
+      /RELAY_CORS_ORIGINS: "https:\/\/a.example\/path"/,
+    );
+    expect(() => loadConfig({ RELAY_CORS_ORIGINS: "a.example" })).toThrow(/RELAY_CORS_ORIGINS/);
   });
 });
