@@ -25,6 +25,8 @@ const EXPOSED = "x-tollgate-request-id, retry-after";
  * Credentials (cookies) are never allowed across origins, so the management API's session stays same-site.
  */
 export interface RelayCors {
+  /** The headers every relay reply carries when any origin is allowed (then the same for every request). */
+  fixedHeaders?: Record<string, string>;
   /** Headers for a relay reply to `request` (the same object every time when any origin is allowed). */
   replyHeaders(request: Request): Record<string, string>;
   /** The 204 answer to an OPTIONS preflight. */
@@ -43,6 +45,7 @@ export function relayCors(origins: string[]): RelayCors {
     return { "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED, vary: "Origin" };
   };
   return {
+    fixedHeaders: anyOrigin ? forAny : undefined,
     replyHeaders,
     preflight(request) {
       const headers: Record<string, string> = { ...replyHeaders(request) };

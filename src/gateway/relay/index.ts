@@ -54,10 +54,12 @@ function relayCall(ctx: ServiceContext): RelayCall {
  */
 export function relayServeRoutes(ctx: ServiceContext) {
   const call = relayCall(ctx);
-  const headers = securityHeaders(ctx.config.frameAncestors);
   const cors = relayCors(ctx.config.relayCorsOrigins);
-  const answer = async (request: Request, server: Server, path: string, endpoint: Endpoint) =>
-    withHeaders(withHeaders(await call(request, server, path, endpoint), headers), cors.replyHeaders(request));
+  const headers = { ...securityHeaders(ctx.config.frameAncestors), ...cors.fixedHeaders };
+  const answer = async (request: Request, server: Server, path: string, endpoint: Endpoint) => {
+    const reply = withHeaders(await call(request, server, path, endpoint), headers);
+    return cors.fixedHeaders ? reply : withHeaders(reply, cors.replyHeaders(request));
+  };
   const preflight = (request: Request) => withHeaders(cors.preflight(request), headers);
   return Object.fromEntries(
     Object.entries(ENDPOINTS).map(([path, endpoint]) => [
