@@ -3,8 +3,8 @@ export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
 /**
  * Splits a byte stream of server-sent events into whole events ("…\n\n"), keeping partial ones buffered.
- * CRLF and lone CR line ends become LF; a chunk ending in CR waits to see whether the next begins with
- * its LF, so a CRLF cut between two chunks stays one line end (and one event stays one event).
+ * CRLF and lone CR line ends become LF; a CR ending a chunk is read as a line end at once, and an LF opening
+ * the next chunk is taken as its pair, so a CRLF cut between two chunks stays one line end (one event stays one).
  */
 export class SseSplitter {
   private buffer = "";
