@@ -5,7 +5,9 @@ import { ServiceError } from "../service/errors";
 import { VERSION } from "../shared/version";
 import { apiRoutes } from "./api";
 import { consoleAssets } from "./console-assets";
+import { relayCors, RELAY_PATH } from "./http/cors";
 import { failure, json } from "./http/envelope";
+import { notFoundReply } from "./http/not-found";
 import { securityHeaders } from "./http/security-headers";
 import { isTooDeep, TOO_DEEP_MESSAGE } from "./http/too-deep";
 import { relayRoutes, relayServeRoutes } from "./relay";
@@ -24,6 +26,7 @@ function pathOf(request: Request): string {
 /** Builds the HTTP application: the management API, the relay and the embedded console. */
 export function createApp(ctx: ServiceContext) {
   watchSetup(ctx);
+  const cors = relayCors(ctx.config.relayCorsOrigins);
   // Bun's development mode (Elysia's default unless NODE_ENV=production at run time) would answer an
   // uncaught error with a page showing its stack.
   return new Elysia({
@@ -34,22 +37,20 @@ export function createApp(ctx: ServiceContext) {
       "cache-control": "no-store",
       ...securityHeaders(ctx.config.frameAncestors),
     })
-    .onRequest(({ request }) => {
-      if (knownSetUp(ctx)) return;
+    .onRequest(({ request, set }) => {
       const path = pathOf(request);
+      if (RELAY_PATH.test(path)) {
+        if (request.method === "OPTIONS") return cors.preflight(request);
+        Object.assign(set.headers, cors.replyHeaders(request));
+      }
+      if (knownSetUp(ctx)) return;
       if (!path.startsWith("/api/") || OPEN_BEFORE_SETUP.has(path.replace(/\/$/, ""))) return;
       return json(503, failure(NOT_INITIALIZED));
     })
     .onError(({ error, code, request }) => {
       if (error instanceof ServiceError) return json(error.status, failure(error.message));
       const path = pathOf(request);
-      if (code === "NOT_FOUND") {
-        const message = `Invalid URL (${request.method} ${path})`;
-        if (/^\/(v1|pg|dashboard)\//.test(path)) {
-          return json(404, { error: { message, type: "invalid_request_error", param: "", code: "" } });
-        }
-        return json(404, failure(message));
-      }
+      if (code === "NOT_FOUND") return notFoundReply(request.method, path);
       if (code === "PARSE") return json(400, failure("request body could not be parsed"));
       if (code === "VALIDATION") return json(400, failure("invalid request"));
       if (isTooDeep(error)) return json(400, failure(TOO_DEEP_MESSAGE));

@@ -1,4 +1,5 @@
 import { Elysia, NotFoundError } from "elysia";
+import { API_PATH } from "./http/not-found";
 import { frameAncestorsDirective } from "./http/security-headers";
 
 type Manifest = Record<string, string>;
@@ -47,12 +48,12 @@ const looksLikeFile = (path: string) => /\.[a-z0-9]+$/i.test(path);
 
 /**
  * The embedded console: hashed /assets/* cached for good, other files revalidated, and index.html for every
- * client route. Unknown /api, /v1 and /pg paths keep their own JSON 404.
+ * client route. Unknown paths of the APIs (/api, /v1, /v1beta, /pg, …) keep their own JSON 404.
  */
 export const consoleAssets = (frameAncestors: string[]) => {
   const policy = [...CONTENT_SECURITY_POLICY_BASE, frameAncestorsDirective(frameAncestors)].join("; ");
   return new Elysia().get("/*", ({ path }) => {
-    if (/^\/(api|v1|pg)(\/|$)/.test(path)) throw new NotFoundError();
+    if (API_PATH.test(path)) throw new NotFoundError();
     const file = fileResponse(path, policy);
     if (file) return file;
     if (looksLikeFile(path)) throw new NotFoundError();

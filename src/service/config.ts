@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { optionalInt } from "./env-int";
+import { parseCorsOrigins } from "./cors-origins";
 import { parseFrameAncestors } from "./frame-ancestors";
 import {
   parseLoginBackoff,
@@ -33,6 +34,8 @@ export interface Config {
   trustProxy: ProxyTrust;
   /** Origins allowed to frame the console; empty: none. */
   frameAncestors: string[];
+  /** Web origins whose pages may call the relay (CORS); ["*"]: any. */
+  relayCorsOrigins: string[];
   sessionTtlSeconds: number;
   /** How often settled charges and log rows are written, in one transaction. */
   billingFlushMs: number;
@@ -83,6 +86,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxBodyBytes: int(env.MAX_REQUEST_BODY_MB, 128, "MAX_REQUEST_BODY_MB") * 1024 * 1024,
     trustProxy: parseProxyTrust(env.TRUST_PROXY, env.TRUSTED_PROXIES),
     frameAncestors: parseFrameAncestors(env.CONSOLE_FRAME_ANCESTORS),
+    relayCorsOrigins: parseCorsOrigins(env.RELAY_CORS_ORIGINS),
     sessionTtlSeconds: int(env.SESSION_TTL_SECONDS, 2592000, "SESSION_TTL_SECONDS"),
     billingFlushMs: int(env.BILLING_FLUSH_MS, 50, "BILLING_FLUSH_MS") || 50,
     billingJournalDir:

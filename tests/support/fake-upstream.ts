@@ -702,6 +702,8 @@ const OPENAI_ROUTES: Record<string, (call: FakeCall) => FakeReply> = {
   "POST /v1/embeddings": embeddings,
   "POST /v1/moderations": moderations,
   "POST /v1/images/generations": images,
+  "POST /v1/images/edits": images,
+  "POST /v1/images/variations": images,
   "POST /v1/audio/speech": speech,
   "POST /v1/audio/transcriptions": transcription,
   "POST /v1/audio/translations": transcription,

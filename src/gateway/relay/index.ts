@@ -7,6 +7,7 @@ import { RelayError } from "../../service/relay/errors";
 import { callerModels, modelObject } from "../../service/relay/model-list";
 import { authenticate } from "../api/auth";
 import { clientIp } from "../http/client-ip";
+import { relayCors } from "../http/cors";
 import { securityHeaders, withHeaders } from "../http/security-headers";
 import { DIALECT_ROUTES, dialectCall } from "./dialect-routes";
 import { parseRelayRequest } from "./parse";
@@ -54,19 +55,29 @@ function relayCall(ctx: ServiceContext): RelayCall {
  */
 export function relayServeRoutes(ctx: ServiceContext) {
   const call = relayCall(ctx);
-  const headers = securityHeaders(ctx.config.frameAncestors);
+  const cors = relayCors(ctx.config.relayCorsOrigins);
+  const headers = { ...securityHeaders(ctx.config.frameAncestors), ...cors.fixedHeaders };
+  const finish = (reply: Response, request: Request) => {
+    const secured = withHeaders(reply, headers);
+    return cors.fixedHeaders ? secured : withHeaders(secured, cors.replyHeaders(request));
+  };
   const answer = async (request: Request, server: Server, path: string, endpoint: Endpoint) =>
-    withHeaders(await call(request, server, path, endpoint), headers);
+    finish(await call(request, server, path, endpoint), request);
+  const preflight = (request: Request) => withHeaders(cors.preflight(request), headers);
   const inDialect = dialectCall(ctx);
   return Object.fromEntries([
     ...Object.entries(ENDPOINTS).map(([path, endpoint]) => [
       path,
-      { POST: (request: Request, server: Server) => answer(request, server, path, endpoint) },
+      {
+        POST: (request: Request, server: Server) => answer(request, server, path, endpoint),
+        OPTIONS: preflight,
+      },
     ]),
     ...Object.entries(DIALECT_ROUTES).map(([path, route]) => [
       path,
       {
-        POST: async (request: Request, server: Server) => withHeaders(await inDialect(request, server, route), headers),
+        POST: async (request: Request, server: Server) => finish(await inDialect(request, server, route), request),
+        OPTIONS: preflight,
       },
     ]),
   ]);

@@ -1,7 +1,7 @@
 import type { Endpoint } from "../../service/relay/endpoints";
 import { invalidRequest } from "../../service/relay/errors";
 import { ServiceError } from "../../service/errors";
-import { readBodyLimited } from "../http/body";
+import { decodedFormRequest, readBodyLimited } from "../http/body";
 import type { InboundCall } from "./inbound-request";
 
 /** An incoming relay call, read once; `upstream(model)` builds the body to forward with the upstream model name. */
@@ -36,6 +36,13 @@ export function parseJsonObject(text: string): Record<string, any> {
   return body as Record<string, any>;
 }
 
+/** A form's text fields (files left out), read like a JSON body's members (an image edit's `n`, for one). */
+function textFields(form: FormData): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === "string") fields[key] = value;
+  return fields;
+}
+
 export async function parseRelayRequest(
   request: Request,
   path: string,
@@ -43,11 +50,10 @@ export async function parseRelayRequest(
   limit: number,
 ): Promise<RelayRequest> {
   if (endpoint.multipart) {
-    const declared = Number(request.headers.get("content-length") ?? "0");
-    if (declared > limit) throw new ServiceError("request body is too large", 413);
+    const source = await decodedFormRequest(request, limit);
     let form: FormData;
     try {
-      form = (await request.formData()) as unknown as FormData;
+      form = (await source.formData()) as unknown as FormData;
     } catch {
       throw invalidRequest("request body must be multipart/form-data");
     }
@@ -58,6 +64,7 @@ export async function parseRelayRequest(
       model,
       stream: false,
       clientWantsUsage: false,
+      json: textFields(form),
       raw: "",
       upstream(upstreamModel) {
         const copy = new FormData();

@@ -1,26 +1,44 @@
 /** The longest event an upstream may send, in characters: a stream that buffers more without an event end is refused. */
 export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
-/** Splits a byte stream of server-sent events into whole events ("…\n\n"), keeping partial ones buffered. */
+/**
+ * Splits a byte stream of server-sent events into whole events ("…\n\n"), keeping partial ones buffered.
+ * CRLF and lone CR line ends become LF; a CR ending a chunk is read as a line end at once, and an LF opening
+ * the next chunk is taken as its pair, so a CRLF cut between two chunks stays one line end (one event stays one).
+ */
 export class SseSplitter {
   private buffer = "";
   private readonly decoder = new TextDecoder();
+  /** The last chunk ended in CR (already read as a line end): an LF opening the next one belongs to it. */
+  private afterCr = false;
 
   push(chunk: Uint8Array): string[] {
-    this.buffer += this.decoder.decode(chunk, { stream: true });
-    if (this.buffer.length > MAX_EVENT_CHARS && !this.buffer.includes("\n\n")) {
-      throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
-    }
-    if (this.buffer.includes("\r")) this.buffer = this.buffer.replace(/\r\n?/g, "\n");
+    let text = this.decoder.decode(chunk, { stream: true });
+    if (this.afterCr || text.includes("\r")) text = this.withLfLineEnds(text);
+    const buffer = this.buffer === "" ? text : this.buffer + text;
     const events: string[] = [];
     let start = 0;
     let end: number;
-    while ((end = this.buffer.indexOf("\n\n", start)) !== -1) {
-      events.push(this.buffer.slice(start, end));
+    while ((end = buffer.indexOf("\n\n", start)) !== -1) {
+      events.push(buffer.slice(start, end));
       start = end + 2;
     }
-    if (start > 0) this.buffer = this.buffer.slice(start);
+    this.buffer = start === 0 ? buffer : buffer.slice(start);
+    if (this.buffer.length > MAX_EVENT_CHARS) {
+      throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
+    }
     return events;
+  }
+
+  /** The text with CRLF and CR line ends as LF; an LF completing a CRLF cut by the previous chunk is dropped. */
+  private withLfLineEnds(text: string): string {
+    if (this.afterCr && text !== "") {
+      this.afterCr = false;
+      if (text.charCodeAt(0) === 10) text = text.slice(1);
+    }
+    if (!text.includes("\r")) return text;
+    this.afterCr = text.endsWith("\r");
+    return text.replace(/\r\n?/g, "\n");
   }
 
   /** Whatever is left when the stream ends without a final blank line. */
@@ -37,9 +55,20 @@ export function eventData(event: string): string | undefined {
   if (event.startsWith("data: ") && !event.includes("\n")) return event.slice(6);
   let data: string | undefined;
   for (const line of event.split("\n")) {
-    if (!line.startsWith("data:")) continue;
+    if (!line.startsWith("data")) continue;
+    // A `data` line without a colon is a data line with an empty value.
+    if (line.length > 4 && line[4] !== ":") continue;
     const value = line.slice(line[5] === " " ? 6 : 5);
     data = data === undefined ? value : `${data}\n${value}`;
   }
   return data;
+}
+
+/** The event's name (its `event:` line), or undefined when it has none. */
+export function eventName(event: string): string | undefined {
+  let name: string | undefined;
+  for (const line of event.split("\n")) {
+    if (line.startsWith("event:")) name = line.slice(line[6] === " " ? 7 : 6);
+  }
+  return name;
 }

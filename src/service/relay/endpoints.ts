@@ -10,7 +10,7 @@ export interface Endpoint {
   kind: EndpointKind;
   /** Used when the body names no model. */
   defaultModel?: string;
-  /** Form data in (audio uploads) rather than JSON. */
+  /** Form data in (audio and image uploads) rather than JSON. */
   multipart?: boolean;
   /** May answer as an event stream. */
   streams?: boolean;
@@ -22,6 +22,8 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   "/v1/embeddings": { kind: "embeddings" },
   "/v1/moderations": { kind: "moderations", defaultModel: "omni-moderation-latest" },
   "/v1/images/generations": { kind: "images", defaultModel: "dall-e-3" },
+  "/v1/images/edits": { kind: "images", defaultModel: "dall-e-2", multipart: true },
+  "/v1/images/variations": { kind: "images", defaultModel: "dall-e-2", multipart: true },
   "/v1/audio/speech": { kind: "speech", defaultModel: "tts-1" },
   "/v1/audio/transcriptions": { kind: "transcriptions", defaultModel: "whisper-1", multipart: true },
   "/v1/audio/translations": { kind: "transcriptions", defaultModel: "whisper-1", multipart: true },
