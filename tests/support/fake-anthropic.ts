@@ -121,7 +121,9 @@ const modelList = ({ options, url }: FakeCall): FakeReply => {
 
 export const anthropicDialect: FakeDialect = {
   model: (_url, body) => (typeof body?.model === "string" ? body.model : undefined),
-  authorized: (request, _url, apiKey) => request.headers.get("x-api-key") === apiKey,
+  // @anthropic-ai/sdk 1.x sends its apiKey as a Bearer token; Claude Code and older SDKs use x-api-key.
+  authorized: (request, _url, apiKey) =>
+    request.headers.get("x-api-key") === apiKey || request.headers.get("authorization") === `Bearer ${apiKey}`,
   errorBody: anthropicError,
   handle(call) {
     const route = `${call.request.method} ${call.url.pathname}`;
@@ -132,5 +134,5 @@ export const anthropicDialect: FakeDialect = {
   },
 };
 
-/** A fake Anthropic Messages API upstream (x-api-key auth) on a loopback port. */
+/** A fake Anthropic Messages API upstream (x-api-key or Bearer auth) on a loopback port. */
 export const startFakeAnthropic = (options?: FakeUpstreamOptions) => startFakeServer(anthropicDialect, options);

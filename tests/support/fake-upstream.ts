@@ -94,6 +94,8 @@ export interface FakeUpstreamOptions {
    * being recorded or authenticated.
    */
   memoize?: boolean;
+  /** Routes ("POST /v1/responses") this upstream lacks: they answer 404, as an upstream without them does. */
+  missingRoutes?: string[];
 }
 
 export interface FakeUpstream {
@@ -801,7 +803,9 @@ export const openaiDialect: FakeDialect = {
   authorized: (request, _url, apiKey) => request.headers.get("authorization") === `Bearer ${apiKey}`,
   errorBody: openaiError,
   handle(call) {
-    const route = OPENAI_ROUTES[`${call.request.method} ${call.url.pathname}`];
+    const key = `${call.request.method} ${call.url.pathname}`;
+    if (call.options.missingRoutes?.includes(key)) return undefined;
+    const route = OPENAI_ROUTES[key];
     if (route && call.request.method === "POST" && typeof call.body !== "object") {
       return { json: openaiError(400, "We could not parse the JSON body of your request."), status: 400 };
     }

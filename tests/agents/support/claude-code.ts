@@ -4,10 +4,17 @@ import { type CliSandbox, runCli } from "./run-cli";
 export const CLAUDE_MODEL = "claude-sonnet-4-5";
 export const CLAUDE_SMALL_MODEL = "claude-haiku-4-5";
 
-export function runClaudeCode(sandbox: CliSandbox, baseUrl: string, apiKey: string, task: string) {
+/** `auth`: the key as ANTHROPIC_API_KEY (sent as x-api-key) or ANTHROPIC_AUTH_TOKEN (sent as a Bearer token). */
+export function runClaudeCode(
+  sandbox: CliSandbox,
+  baseUrl: string,
+  apiKey: string,
+  task: string,
+  auth: "x-api-key" | "bearer" = "x-api-key",
+) {
   return runCli("claude", ["-p", task, "--output-format", "text"], sandbox, {
     ANTHROPIC_BASE_URL: baseUrl,
-    ANTHROPIC_API_KEY: apiKey,
+    [auth === "bearer" ? "ANTHROPIC_AUTH_TOKEN" : "ANTHROPIC_API_KEY"]: apiKey,
     ANTHROPIC_MODEL: CLAUDE_MODEL,
     ANTHROPIC_SMALL_FAST_MODEL: CLAUDE_SMALL_MODEL,
     DISABLE_TELEMETRY: "1",

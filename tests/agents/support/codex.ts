@@ -22,6 +22,9 @@ name = "Tollgate"
 base_url = "${baseUrl}"
 env_key = "${KEY_ENV}"
 wire_api = "responses"
+# Loopback never drops a call; a failure should fail the test at once, not after back-offs.
+request_max_retries = 0
+stream_max_retries = 0
 `;
 }
 

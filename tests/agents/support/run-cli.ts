@@ -3,6 +3,7 @@
  * made from scratch (only PATH from ours) so no user config, key or proxy leaks in; the CLIs reach
  * nothing but the loopback addresses their config names.
  */
+import { expect } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -62,5 +63,10 @@ export async function runCli(
   return { exitCode, stdout, stderr };
 }
 
-/** The request bodies as text, to find the tool result in whatever shape the dialect gives it. */
-export const bodiesText = (requests: { body: unknown }[]) => requests.map((r) => JSON.stringify(r.body));
+/** Exit 0; on failure the assertion shows what the CLI printed. */
+export function expectFinished(run: CliRun) {
+  expect({ exitCode: run.exitCode, output: run.exitCode ? run.stdout + run.stderr : "" }).toEqual({
+    exitCode: 0,
+    output: "",
+  });
+}
