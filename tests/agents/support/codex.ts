@@ -17,6 +17,14 @@ check_for_update_on_startup = false
 [analytics]
 enabled = false
 
+# These reach github.com and chatgpt.com at start-up (plugin marketplace, ChatGPT apps).
+[features]
+plugins = false
+remote_plugin = false
+plugin_sharing = false
+apps = false
+in_app_updates = false
+
 [model_providers.tollgate]
 name = "Tollgate"
 base_url = "${baseUrl}"
