@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { startFakeAnthropic } from "../support/fake-anthropic";
 import { runClaudeCode } from "./support/claude-code";
 import { CLI_TIMEOUT_MS, expectFinished, FINAL_TEXT, NOTE_MARKER } from "./support/run-cli";
+import { describeDirectRefusal, TASK } from "./support/refusal";
 import { useSandboxedUpstream } from "./support/sandboxed-upstream";
 import { anthropicToolResults, offeredTools } from "./support/tool-results";
 
@@ -24,7 +25,7 @@ describe.concurrent("Claude Code against a fake Anthropic upstream", () => {
     "claude -p finishes a task that reads a file through its Read tool",
     async () => {
       const { upstream, sandbox } = ctx;
-      const run = await runClaudeCode(sandbox, upstream.url, KEY, "What does note.txt say?");
+      const run = await runClaudeCode(sandbox, upstream.url, KEY, TASK);
       expectFinished(run);
       expect(run.stdout).toContain(FINAL_TEXT);
 
@@ -39,3 +40,9 @@ describe.concurrent("Claude Code against a fake Anthropic upstream", () => {
     CLI_TIMEOUT_MS + 10_000,
   );
 });
+
+describeDirectRefusal(
+  "claude -p",
+  (behavior) => startFakeAnthropic({ apiKey: KEY, behavior }),
+  (sandbox, url) => runClaudeCode(sandbox, url, KEY, TASK),
+);

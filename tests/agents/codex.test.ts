@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { startFakeUpstream } from "../support/fake-upstream";
 import { runCodex } from "./support/codex";
 import { CLI_TIMEOUT_MS, expectFinished, FINAL_TEXT, NOTE_FILE, NOTE_MARKER } from "./support/run-cli";
+import { describeDirectRefusal, TASK } from "./support/refusal";
 import { useSandboxedUpstream } from "./support/sandboxed-upstream";
 import { offeredTools, responsesCallOutputs } from "./support/tool-results";
 
@@ -24,7 +25,7 @@ describe.concurrent("Codex CLI against a fake OpenAI Responses upstream", () => 
     "codex exec finishes a task that runs a shell command through exec_command",
     async () => {
       const { upstream, sandbox } = ctx;
-      const run = await runCodex(sandbox, `${upstream.url}/v1`, KEY, "What does note.txt say?");
+      const run = await runCodex(sandbox, `${upstream.url}/v1`, KEY, TASK);
       expectFinished(run);
       expect(run.stdout).toContain(FINAL_TEXT);
 
@@ -40,3 +41,9 @@ describe.concurrent("Codex CLI against a fake OpenAI Responses upstream", () => 
     CLI_TIMEOUT_MS + 10_000,
   );
 });
+
+describeDirectRefusal(
+  "codex exec",
+  (behavior) => startFakeUpstream({ apiKey: KEY, behavior }),
+  (sandbox, url) => runCodex(sandbox, `${url}/v1`, KEY, TASK),
+);

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { startFakeGemini } from "../support/fake-gemini";
 import { runGeminiCli } from "./support/gemini-cli";
 import { CLI_TIMEOUT_MS, expectFinished, FINAL_TEXT, NOTE_FILE, NOTE_MARKER } from "./support/run-cli";
+import { describeDirectRefusal, TASK } from "./support/refusal";
 import { useSandboxedUpstream } from "./support/sandboxed-upstream";
 import { geminiFunctionResponses, offeredTools } from "./support/tool-results";
 
@@ -24,7 +25,7 @@ describe.concurrent("Gemini CLI against a fake Gemini upstream", () => {
     "gemini -p finishes a task that reads a file through its read_file tool",
     async () => {
       const { upstream, sandbox } = ctx;
-      const run = await runGeminiCli(sandbox, upstream.url, KEY, "What does note.txt say?");
+      const run = await runGeminiCli(sandbox, upstream.url, KEY, TASK);
       expectFinished(run);
       expect(run.stdout).toContain(FINAL_TEXT);
 
@@ -39,3 +40,9 @@ describe.concurrent("Gemini CLI against a fake Gemini upstream", () => {
     CLI_TIMEOUT_MS + 10_000,
   );
 });
+
+describeDirectRefusal(
+  "gemini -p",
+  (behavior) => startFakeGemini({ apiKey: KEY, behavior }),
+  (sandbox, url) => runGeminiCli(sandbox, url, KEY, TASK),
+);

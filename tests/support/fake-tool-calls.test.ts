@@ -84,9 +84,12 @@ describe("scripted tool round trip: OpenAI chat and Responses", () => {
     expect(second.output_text).toBe("All done.");
   });
 
-  test("missingRoutes answer 404 like an upstream without them", async () => {
+  test("missingRoutes answer 404 like an upstream without them, whatever the behaviour", async () => {
     const error = await client.embeddings.create({ model: "e", input: "x" }).catch((e) => e);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+    fake.queueBehavior({ status: 400 });
+    const refused = await client.embeddings.create({ model: "e", input: "x" }).catch((e) => e);
+    expect(refused).toBeInstanceOf(OpenAI.NotFoundError);
   });
 });
 

@@ -94,7 +94,7 @@ export interface FakeUpstreamOptions {
    * being recorded or authenticated.
    */
   memoize?: boolean;
-  /** Routes ("POST /v1/responses") this upstream lacks: they answer 404, as an upstream without them does. */
+  /** Routes ("POST /v1/responses") this upstream lacks: they answer 404 whatever the behaviour, as an upstream without them does. */
   missingRoutes?: string[];
 }
 
@@ -375,6 +375,9 @@ export function startFakeServer(dialect: FakeDialect, options: FakeUpstreamOptio
       if (b.reset) {
         end();
         return resetConnection();
+      }
+      if (options.missingRoutes?.includes(`${request.method} ${url.pathname}`)) {
+        return done(errorResponse(404, `Invalid URL (${request.method} ${url.pathname})`, {}));
       }
       if (options.apiKey && !dialect.authorized(request, url, options.apiKey)) {
         return done(errorResponse(401, DEFAULT_ERROR_MESSAGES[401]!, {}));
@@ -803,9 +806,7 @@ export const openaiDialect: FakeDialect = {
   authorized: (request, _url, apiKey) => request.headers.get("authorization") === `Bearer ${apiKey}`,
   errorBody: openaiError,
   handle(call) {
-    const key = `${call.request.method} ${call.url.pathname}`;
-    if (call.options.missingRoutes?.includes(key)) return undefined;
-    const route = OPENAI_ROUTES[key];
+    const route = OPENAI_ROUTES[`${call.request.method} ${call.url.pathname}`];
     if (route && call.request.method === "POST" && typeof call.body !== "object") {
       return { json: openaiError(400, "We could not parse the JSON body of your request."), status: 400 };
     }
