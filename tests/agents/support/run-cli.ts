@@ -4,7 +4,7 @@
  * nothing but the loopback addresses their config names.
  */
 import { expect } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -29,7 +29,7 @@ export interface CliSandbox {
 export function makeSandbox(): CliSandbox {
   const home = mkdtempSync(join(tmpdir(), "tollgate-agent-"));
   const work = join(home, "work");
-  Bun.spawnSync(["mkdir", "-p", work]);
+  mkdirSync(work);
   const notePath = join(work, NOTE_FILE);
   writeFileSync(notePath, `Remember ${NOTE_MARKER}.\n`);
   return { home, work, notePath, remove: () => rmSync(home, { recursive: true, force: true }) };
