@@ -1,9 +1,11 @@
+import { argumentPieces, dueToolCall, toolCallId } from "./fake-tool-call";
 import {
   sseEvent,
   startFakeServer,
   type FakeCall,
   type FakeDialect,
   type FakeReply,
+  type FakeToolCall,
   type FakeUpstreamOptions,
   type ReplyText,
 } from "./fake-upstream";
@@ -30,9 +32,29 @@ const usageOf = (r: ReplyText, outputTokens = r.completionTokens) => ({
   output_tokens: outputTokens,
 });
 
-function messages({ body, reply, seq }: FakeCall): FakeReply {
+const hasToolResult = (messages: any[] = []) =>
+  messages.some((m) => Array.isArray(m.content) && m.content.some((block: any) => block.type === "tool_result"));
+
+/** The request's scripted tool call, when this is the turn for it. */
+const messagesToolCall = ({ body, behavior }: FakeCall) =>
+  dueToolCall(
+    behavior.toolCall,
+    (body.tools ?? []).map((t: any) => t.name),
+    hasToolResult(body.messages),
+  );
+
+const toolUse = (t: FakeToolCall, seq: number, input: unknown) => ({
+  type: "tool_use",
+  id: toolCallId(seq).replace("call_", "toolu_"),
+  name: t.name,
+  input,
+});
+
+function messages(call: FakeCall): FakeReply {
+  const { body, reply, seq } = call;
   const r = reply(body.max_tokens);
-  const stopReason = r.truncated ? "max_tokens" : "end_turn";
+  const tool = messagesToolCall(call);
+  const stopReason = tool ? "tool_use" : r.truncated ? "max_tokens" : "end_turn";
   const message = (content: unknown[], stop: string | null, usage: object) => ({
     id: `msg_fake_${seq}`,
     type: "message",
@@ -43,14 +65,24 @@ function messages({ body, reply, seq }: FakeCall): FakeReply {
     stop_sequence: null,
     ...(!r.noUsage && { usage }),
   });
-  if (!body.stream) return { json: message([{ type: "text", text: r.text }], stopReason, usageOf(r)) };
+  const content = tool ? [toolUse(tool, seq, tool.arguments)] : [{ type: "text", text: r.text }];
+  if (!body.stream) return { json: message(content, stopReason, usageOf(r)) };
   const event = (type: string, value: object, text?: string) => sseEvent(type, { type, ...value }, text);
+  const delta = (value: object, text?: string) => event("content_block_delta", { index: 0, delta: value }, text);
+  const blockFrames = tool
+    ? [
+        event("content_block_start", { index: 0, content_block: toolUse(tool, seq, {}) }),
+        ...argumentPieces(tool).map((partial_json) => delta({ type: "input_json_delta", partial_json })),
+      ]
+    : [
+        event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+        event("ping", {}),
+        ...r.pieces.map((text) => delta({ type: "text_delta", text }, text)),
+      ];
   return {
     frames: [
       event("message_start", { message: message([], null, usageOf(r, 1)) }),
-      event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
-      event("ping", {}),
-      ...r.pieces.map((text) => event("content_block_delta", { index: 0, delta: { type: "text_delta", text } }, text)),
+      ...blockFrames,
       event("content_block_stop", { index: 0 }),
       event("message_delta", {
         delta: { stop_reason: stopReason, stop_sequence: null },
@@ -89,7 +121,9 @@ const modelList = ({ options, url }: FakeCall): FakeReply => {
 
 export const anthropicDialect: FakeDialect = {
   model: (_url, body) => (typeof body?.model === "string" ? body.model : undefined),
-  authorized: (request, _url, apiKey) => request.headers.get("x-api-key") === apiKey,
+  // @anthropic-ai/sdk 1.x sends its apiKey as a Bearer token; Claude Code and older SDKs use x-api-key.
+  authorized: (request, _url, apiKey) =>
+    request.headers.get("x-api-key") === apiKey || request.headers.get("authorization") === `Bearer ${apiKey}`,
   errorBody: anthropicError,
   handle(call) {
     const route = `${call.request.method} ${call.url.pathname}`;
@@ -100,5 +134,5 @@ export const anthropicDialect: FakeDialect = {
   },
 };
 
-/** A fake Anthropic Messages API upstream (x-api-key auth) on a loopback port. */
+/** A fake Anthropic Messages API upstream (x-api-key or Bearer auth) on a loopback port. */
 export const startFakeAnthropic = (options?: FakeUpstreamOptions) => startFakeServer(anthropicDialect, options);

@@ -1,3 +1,4 @@
+import { dueToolCall } from "./fake-tool-call";
 import {
   startFakeServer,
   type FakeCall,
@@ -29,25 +30,45 @@ const usageMetadata = (r: ReplyText, candidates: number) => ({
   candidatesTokenCount: candidates,
   totalTokenCount: r.promptTokens + candidates,
   ...(r.cachedTokens !== undefined && { cachedContentTokenCount: r.cachedTokens }),
+  ...(r.reasoningTokens !== undefined && { thoughtsTokenCount: r.reasoningTokens }),
 });
+
+/** The request's scripted tool call, when this is the turn for it. */
+const functionCallDue = ({ body, behavior }: FakeCall) =>
+  dueToolCall(
+    behavior.toolCall,
+    (body.tools ?? []).flatMap((t: any) => (t.functionDeclarations ?? []).map((f: any) => f.name)),
+    (body.contents ?? []).some((c: any) => (c.parts ?? []).some((p: any) => p.functionResponse)),
+  );
 
 function generate(call: FakeCall, model: string, stream: boolean): FakeReply {
   const r = call.reply(call.body.generationConfig?.maxOutputTokens);
   const finish = r.truncated ? "MAX_TOKENS" : "STOP";
-  const chunk = (text: string, finishReason: string | undefined, candidates: number) => ({
-    candidates: [{ content: { parts: [{ text }], role: "model" }, ...(finishReason && { finishReason }), index: 0 }],
+  const tool = functionCallDue(call);
+  const chunk = (part: object, finishReason: string | undefined, candidates: number) => ({
+    candidates: [{ content: { parts: [part], role: "model" }, ...(finishReason && { finishReason }), index: 0 }],
     ...(!r.noUsage && { usageMetadata: usageMetadata(r, candidates) }),
     modelVersion: model,
     responseId: `fake-${call.seq}`,
   });
-  if (!stream) return { json: chunk(r.text, finish, r.completionTokens) };
+  const whole = tool
+    ? chunk({ functionCall: { name: tool.name, args: tool.arguments } }, "STOP", r.completionTokens)
+    : chunk({ text: r.text }, finish, r.completionTokens);
+  if (!stream) return { json: whole };
   // Usage is cumulative on every chunk; the last one carries the final count and the finish reason.
-  const chunks = r.pieces.map((piece, i) =>
-    i === r.pieces.length - 1 ? chunk(piece, finish, r.completionTokens) : chunk(piece, undefined, i + 1),
-  );
+  const chunks = tool
+    ? [whole]
+    : r.pieces.map((piece, i) =>
+        i === r.pieces.length - 1
+          ? chunk({ text: piece }, finish, r.completionTokens)
+          : chunk({ text: piece }, undefined, i + 1),
+      );
   if (call.url.searchParams.get("alt") !== "sse") return { json: chunks };
   // Google's SSE frames end with CRLF pairs.
-  const frames: Frame[] = chunks.map((c, i) => ({ data: `data: ${JSON.stringify(c)}\r\n\r\n`, text: r.pieces[i] }));
+  const frames: Frame[] = chunks.map((c, i) => ({
+    data: `data: ${JSON.stringify(c)}\r\n\r\n`,
+    text: tool ? undefined : r.pieces[i],
+  }));
   return { frames };
 }
 

@@ -7,6 +7,8 @@
  * and a JSON `x-fake-behavior` request header.
  */
 
+import { argumentPieces, dueToolCall, toolCallId } from "./fake-tool-call";
+
 export interface FakeBehavior {
   /** Answer with this HTTP error status and the dialect's error body; 429 and 503 add Retry-After. */
   status?: number;
@@ -34,8 +36,20 @@ export interface FakeBehavior {
   cachedTokens?: number;
   /** Reported prompt-cache writes (the Anthropic dialect's cache_creation_input_tokens). */
   cacheWriteTokens?: number;
+  /** Reported reasoning (thinking) tokens, part of the completion tokens; omitted from usage unless set. */
+  reasoningTokens?: number;
   /** Never report usage, even when the request asks for it. */
   noUsage?: boolean;
+  /**
+   * A scripted tool round trip: while the request offers a tool of this name and carries no tool result
+   * yet, the reply is a call of it with these arguments; once the result is in, the reply is `content`.
+   */
+  toolCall?: FakeToolCall;
+}
+
+export interface FakeToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
 }
 
 export const DEFAULT_CONTENT = "Hello from fake upstream";
@@ -80,6 +94,8 @@ export interface FakeUpstreamOptions {
    * being recorded or authenticated.
    */
   memoize?: boolean;
+  /** Routes ("POST /v1/responses") this upstream lacks: they answer 404 whatever the behaviour, as an upstream without them does. */
+  missingRoutes?: string[];
 }
 
 export interface FakeUpstream {
@@ -134,6 +150,7 @@ export interface ReplyText {
   completionTokens: number;
   cachedTokens?: number;
   cacheWriteTokens?: number;
+  reasoningTokens?: number;
   noUsage: boolean;
 }
 
@@ -184,6 +201,7 @@ function replyText(behavior: FakeBehavior, maxTokens?: number): ReplyText {
     completionTokens: behavior.completionTokens ?? pieces.length,
     cachedTokens: behavior.cachedTokens,
     cacheWriteTokens: behavior.cacheWriteTokens,
+    reasoningTokens: behavior.reasoningTokens,
     noUsage: behavior.noUsage ?? false,
   };
 }
@@ -358,6 +376,9 @@ export function startFakeServer(dialect: FakeDialect, options: FakeUpstreamOptio
         end();
         return resetConnection();
       }
+      if (options.missingRoutes?.includes(`${request.method} ${url.pathname}`)) {
+        return done(errorResponse(404, `Invalid URL (${request.method} ${url.pathname})`, {}));
+      }
       if (options.apiKey && !dialect.authorized(request, url, options.apiKey)) {
         return done(errorResponse(401, DEFAULT_ERROR_MESSAGES[401]!, {}));
       }
@@ -449,13 +470,24 @@ const openaiUsage = (r: ReplyText) => ({
   completion_tokens: r.completionTokens,
   total_tokens: r.promptTokens + r.completionTokens,
   ...(r.cachedTokens !== undefined && { prompt_tokens_details: { cached_tokens: r.cachedTokens } }),
+  ...(r.reasoningTokens !== undefined && { completion_tokens_details: { reasoning_tokens: r.reasoningTokens } }),
 });
+
+/** The chat request's scripted tool call, when this is the turn for it. */
+const chatToolCall = ({ body, behavior }: FakeCall) =>
+  dueToolCall(
+    behavior.toolCall,
+    (body.tools ?? []).map((t: any) => t.function?.name),
+    (body.messages ?? []).some((m: any) => m.role === "tool"),
+  );
 
 const wantsUsage = (body: any, r: ReplyText) => body?.stream_options?.include_usage === true && !r.noUsage;
 const finishReason = (r: ReplyText) => (r.truncated ? "length" : "stop");
 
-function chatCompletion({ body, reply, seq }: FakeCall): FakeReply {
+function chatCompletion(call: FakeCall): FakeReply {
+  const { body, reply, seq } = call;
   const r = reply(body.max_completion_tokens ?? body.max_tokens);
+  const tool = chatToolCall(call);
   const head = (object: string) => ({
     id: `chatcmpl-fake-${seq}`,
     object,
@@ -470,9 +502,11 @@ function chatCompletion({ body, reply, seq }: FakeCall): FakeReply {
         choices: [
           {
             index: 0,
-            message: { role: "assistant", content: r.text, refusal: null },
+            message: tool
+              ? { role: "assistant", content: null, refusal: null, tool_calls: [chatToolCallOf(tool, seq)] }
+              : { role: "assistant", content: r.text, refusal: null },
             logprobs: null,
-            finish_reason: finishReason(r),
+            finish_reason: tool ? "tool_calls" : finishReason(r),
           },
         ],
         ...(!r.noUsage && { usage: openaiUsage(r) }),
@@ -488,16 +522,38 @@ function chatCompletion({ body, reply, seq }: FakeCall): FakeReply {
     logprobs: null,
     finish_reason: finish,
   });
+  const toolDelta = (index: number, fn: object, id?: object) => ({
+    tool_calls: [{ index, ...id, function: fn }],
+  });
+  const toolFrames = (t: FakeToolCall) => {
+    const [first, rest] = argumentPieces(t);
+    return [
+      chunk([choice(toolDelta(0, { name: t.name, arguments: "" }, { id: toolCallId(seq), type: "function" }))]),
+      chunk([choice(toolDelta(0, { arguments: first }))]),
+      chunk([choice(toolDelta(0, { arguments: rest }))]),
+      chunk([choice({}, "tool_calls")]),
+    ];
+  };
   return {
     frames: [
-      chunk([choice({ role: "assistant", content: "" })]),
-      ...r.pieces.map((piece) => chunk([choice({ content: piece })], {}, piece)),
-      chunk([choice({}, finishReason(r))]),
+      chunk([choice({ role: "assistant", content: tool ? null : "" })]),
+      ...(tool
+        ? toolFrames(tool)
+        : [
+            ...r.pieces.map((piece) => chunk([choice({ content: piece })], {}, piece)),
+            chunk([choice({}, finishReason(r))]),
+          ]),
       ...(usage ? [chunk([], { usage: openaiUsage(r) })] : []),
       SSE_DONE,
     ],
   };
 }
+
+const chatToolCallOf = (t: FakeToolCall, seq: number) => ({
+  id: toolCallId(seq),
+  type: "function",
+  function: { name: t.name, arguments: JSON.stringify(t.arguments) },
+});
 
 function textCompletion({ body, reply, seq }: FakeCall): FakeReply {
   const r = reply(body.max_tokens);
@@ -612,9 +668,19 @@ function rerank({ body, reply }: FakeCall): FakeReply {
   return { json: { id: `rerank-fake`, model: body.model, results, ...(!r.noUsage && { usage }) } };
 }
 
-function responses({ body, reply, seq }: FakeCall): FakeReply {
+/** The Responses request's scripted tool call, when this is the turn for it. */
+const responsesToolCall = ({ body, behavior }: FakeCall) =>
+  dueToolCall(
+    behavior.toolCall,
+    (body.tools ?? []).map((t: any) => t.name),
+    Array.isArray(body.input) && body.input.some((item: any) => item.type === "function_call_output"),
+  );
+
+function responses(call: FakeCall): FakeReply {
+  const { body, reply, seq } = call;
   const r = reply(body.max_output_tokens);
-  const itemId = `msg_fake_${seq}`;
+  const tool = responsesToolCall(call);
+  const itemId = tool ? `fc_fake_${seq}` : `msg_fake_${seq}`;
   const part = (text: string) => ({ type: "output_text", text, annotations: [] });
   const item = (status: string, content: unknown[]) => ({
     type: "message",
@@ -623,11 +689,19 @@ function responses({ body, reply, seq }: FakeCall): FakeReply {
     role: "assistant",
     content,
   });
+  const callItem = (status: string, args: string) => ({
+    type: "function_call",
+    id: itemId,
+    call_id: toolCallId(seq),
+    name: tool?.name,
+    arguments: args,
+    status,
+  });
   const usage = {
     input_tokens: r.promptTokens,
     input_tokens_details: { cached_tokens: r.cachedTokens ?? 0 },
     output_tokens: r.completionTokens,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: r.reasoningTokens ?? 0 },
     total_tokens: r.promptTokens + r.completionTokens,
   };
   const response = (status: string, output: unknown[], withUsage: boolean) => ({
@@ -643,24 +717,39 @@ function responses({ body, reply, seq }: FakeCall): FakeReply {
     incomplete_details: r.truncated && status !== "in_progress" ? { reason: "max_output_tokens" } : null,
     usage: withUsage && !r.noUsage ? usage : null,
   });
-  const finalStatus = r.truncated ? "incomplete" : "completed";
-  const final = response(finalStatus, [item("completed", [part(r.text)])], true);
+  const finalStatus = r.truncated && !tool ? "incomplete" : "completed";
+  const doneItem = tool ? callItem("completed", JSON.stringify(tool.arguments)) : item("completed", [part(r.text)]);
+  const final = response(finalStatus, [doneItem], true);
   if (!body.stream) return { json: final };
   let sequence = 0;
   const event = (type: string, value: object, text?: string) =>
     sseEvent(type, { type, sequence_number: sequence++, ...value }, text);
   const at = { item_id: itemId, output_index: 0, content_index: 0 };
+  const textEvents = () => [
+    event("response.output_item.added", { output_index: 0, item: item("in_progress", []) }),
+    event("response.content_part.added", { ...at, part: part("") }),
+    ...r.pieces.map((delta) => event("response.output_text.delta", { ...at, delta, logprobs: [] }, delta)),
+    event("response.output_text.done", { ...at, text: r.text, logprobs: [] }),
+    event("response.content_part.done", { ...at, part: part(r.text) }),
+  ];
+  const toolEvents = (t: FakeToolCall) => [
+    event("response.output_item.added", { output_index: 0, item: callItem("in_progress", "") }),
+    ...argumentPieces(t).map((delta) =>
+      event("response.function_call_arguments.delta", { item_id: itemId, output_index: 0, delta }),
+    ),
+    event("response.function_call_arguments.done", {
+      item_id: itemId,
+      output_index: 0,
+      arguments: JSON.stringify(t.arguments),
+    }),
+  ];
   return {
     frames: [
       event("response.created", { response: response("in_progress", [], false) }),
       event("response.in_progress", { response: response("in_progress", [], false) }),
-      event("response.output_item.added", { output_index: 0, item: item("in_progress", []) }),
-      event("response.content_part.added", { ...at, part: part("") }),
-      ...r.pieces.map((delta) => event("response.output_text.delta", { ...at, delta, logprobs: [] }, delta)),
-      event("response.output_text.done", { ...at, text: r.text, logprobs: [] }),
-      event("response.content_part.done", { ...at, part: part(r.text) }),
-      event("response.output_item.done", { output_index: 0, item: final.output[0] }),
-      event(r.truncated ? "response.incomplete" : "response.completed", { response: final }),
+      ...(tool ? toolEvents(tool) : textEvents()),
+      event("response.output_item.done", { output_index: 0, item: doneItem }),
+      event(finalStatus === "incomplete" ? "response.incomplete" : "response.completed", { response: final }),
     ],
   };
 }
