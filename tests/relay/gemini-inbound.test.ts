@@ -234,13 +234,17 @@ describe.each(DIALECTS)("Gemini inbound with @google/genai on %s", (dialect) => 
   test("on a Gemini channel the call passes through untouched but for the model, billed from its usageMetadata", async () => {
     const before = await r.userRow();
     const body = { ...ask, generationConfig: { temperature: 0.3 }, safetySettings: [] };
-    const response = await post("/v1beta/models/gemini-test:generateContent", body);
+    const response = await fetch(`${r.s.url}/v1beta/models/gemini-test:generateContent?key=${r.key}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+    });
     expect(response.status).toBe(200);
     const reply = (await response.json()) as any;
     expect(reply.responseId).toMatch(/^fake-/);
     expect(reply.candidates[0].content.parts[0].text).toBe(DEFAULT_CONTENT);
     const sent = gemini.requests.at(-1)!;
-    expect(sent.path).toBe("/v1beta/models/gemini-test:generateContent");
+    expect(sent).toMatchObject({ path: "/v1beta/models/gemini-test:generateContent", search: "" });
+    expect(sent.headers["x-goog-api-key"]).toBe("AIza-upstream");
     expect(sent.body).toEqual(body);
     await billed(before, textQuota, "gemini");
   });
