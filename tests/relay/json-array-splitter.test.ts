@@ -4,7 +4,7 @@ import { JsonArraySplitter } from "../../src/gateway/relay/json-array-splitter";
 /** Gemini's streamed JSON array, with the CRLF separators and the tricky characters inside strings. */
 const ELEMENTS = [
   { candidates: [{ content: { parts: [{ text: 'a "quoted" [bracket], {brace}' }] } }] },
-  { candidates: [{ content: { parts: [{ text: "back\\slash \\\" é 😀" }] } }], usageMetadata: { promptTokenCount: 3 } },
+  { candidates: [{ content: { parts: [{ text: 'back\\slash \\" é 😀' }] } }], usageMetadata: { promptTokenCount: 3 } },
   { candidates: [], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2 } },
 ];
 const ARRAY = `[${ELEMENTS.map((e) => JSON.stringify(e)).join(",\r\n")}]`;
