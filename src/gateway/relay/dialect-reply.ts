@@ -7,14 +7,17 @@ import type { InboundCall } from "./inbound-request";
  */
 export async function inDialect(
   response: Response,
-  { dialect, route }: InboundCall,
+  { dialect, route, body, embedding }: InboundCall,
   model: string,
   stream: boolean,
 ): Promise<Response> {
   const headers = new Headers(response.headers);
   if (stream && headers.get("content-type")?.includes("text/event-stream")) {
     if (dialect.streamContentType) headers.set("content-type", dialect.streamContentType(route));
-    return new Response(dialect.streamFromChat(response.body!, model), { status: response.status, headers });
+    return new Response(dialect.streamFromChat(response.body!, model, { body, route }), {
+      status: response.status,
+      headers,
+    });
   }
   let reply: Record<string, any>;
   try {
@@ -23,5 +26,9 @@ export async function inDialect(
     throw new RelayError(502, "the upstream's reply could not be read", "bad_response_body", "upstream_error");
   }
   headers.set("content-type", "application/json");
-  return new Response(JSON.stringify(dialect.fromChat(reply, model)), { status: response.status, headers });
+  const mapped =
+    embedding && dialect.embeddings
+      ? dialect.embeddings.fromOpenAI(reply, route)
+      : dialect.fromChat(reply, model, { body, route });
+  return new Response(JSON.stringify(mapped), { status: response.status, headers });
 }

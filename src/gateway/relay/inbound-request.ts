@@ -12,6 +12,8 @@ export interface InboundCall {
   raw: string;
   /** The client's dialect headers (the dialect's forwardedHeaders it sent), for a native upstream. */
   headers: Record<string, string>;
+  /** An embedding call: `json` is an OpenAI embeddings request, its reply goes back through `dialect.embeddings`. */
+  embedding?: boolean;
 }
 
 /** Pivot fields OpenAI's API does not take: dropped when the pivot goes to an OpenAI-family upstream. */

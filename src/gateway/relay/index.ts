@@ -10,6 +10,7 @@ import { clientIp } from "../http/client-ip";
 import { relayCors } from "../http/cors";
 import { securityHeaders, withHeaders } from "../http/security-headers";
 import { DIALECT_ROUTES, dialectCall } from "./dialect-routes";
+import { geminiModelAnswers, geminiModelRoutes, speaksGemini } from "./gemini-models";
 import { parseRelayRequest } from "./parse";
 import { runRelay } from "./pipeline";
 import { newRequestId } from "./request-id";
@@ -108,7 +109,9 @@ export function relayRoutes(ctx: ServiceContext) {
   for (const [path, route] of Object.entries(DIALECT_ROUTES)) {
     app = app.post(path, ({ request, server }) => inDialect(request, server, route));
   }
+  const geminiModels = geminiModelAnswers(ctx);
   return app
+    .use(geminiModelRoutes(geminiModels))
     .post("/pg/chat/completions", async ({ request, server }) => {
       const requestId = newRequestId();
       try {
@@ -123,20 +126,24 @@ export function relayRoutes(ctx: ServiceContext) {
       }
     })
     .get("/v1/models", ({ request, server }) =>
-      withKey(request, server, (caller) => ({ object: "list", data: callerModels(ctx, caller).map(modelObject) })),
+      speaksGemini(request)
+        ? geminiModels.list(request, server)
+        : withKey(request, server, (caller) => ({ object: "list", data: callerModels(ctx, caller).map(modelObject) })),
     )
     .get("/v1/models/:model", ({ request, server, params }) =>
-      withKey(request, server, (caller) => {
-        if (!callerModels(ctx, caller).includes(params.model)) {
-          throw new RelayError(
-            404,
-            `the model '${params.model}' does not exist`,
-            "model_not_found",
-            "invalid_request_error",
-          );
-        }
-        return modelObject(params.model);
-      }),
+      speaksGemini(request)
+        ? geminiModels.get(request, server, params.model)
+        : withKey(request, server, (caller) => {
+            if (!callerModels(ctx, caller).includes(params.model)) {
+              throw new RelayError(
+                404,
+                `the model '${params.model}' does not exist`,
+                "model_not_found",
+                "invalid_request_error",
+              );
+            }
+            return modelObject(params.model);
+          }),
     )
     .get("/dashboard/billing/subscription", ({ request, server }) =>
       withKey(request, server, (c) => billingSubscription(ctx, c)),

@@ -4,6 +4,7 @@ import { reportedUsage } from "../../service/relay/endpoints";
 import type { UpstreamReply } from "../upstream/reply";
 import type { NativeStreamTally, PivotUsage } from "./dialects/types";
 import type { InboundCall } from "./inbound-request";
+import { JsonArraySplitter } from "./json-array-splitter";
 import { eventData, SseSplitter } from "./sse";
 import { raceTimer } from "./timed-read";
 import type { StreamEnd } from "./stream";
@@ -16,6 +17,19 @@ type Settle = (usage: Usage | undefined, text: string, firstResponseMs: number, 
 const TIMEOUT: unique symbol = Symbol("timeout");
 /** After the client left, how long the upstream is still read for its usage report. */
 const DRAIN_MS = 60_000;
+
+/** Splits a native stream's bytes into its events' payloads. */
+interface EventFraming {
+  push(bytes: Uint8Array): string[];
+  rest(): string[];
+}
+
+/** Server-sent events: each event's data. */
+function sseFraming(): EventFraming {
+  const splitter = new SseSplitter();
+  const data = (events: string[]) => events.map(eventData).filter((d): d is string => d !== undefined);
+  return { push: (bytes) => data(splitter.push(bytes)), rest: () => data(splitter.rest()) };
+}
 
 interface StreamTimes {
   startedAt: number;
@@ -30,12 +44,12 @@ interface StreamTimes {
  */
 function talliedStream(
   upstream: ReadableStream<Uint8Array>,
+  framing: EventFraming,
   tally: NativeStreamTally,
   times: StreamTimes,
   settle: Settle,
 ): ReadableStream<Uint8Array> {
   const reader = upstream.getReader();
-  const splitter = new SseSplitter();
   let pending: ReturnType<typeof reader.read> | undefined;
   let firstMs = -1;
   let settled = false;
@@ -48,10 +62,7 @@ function talliedStream(
     settle(usageOf(tally.usage()), tally.text, firstMs, how);
   };
   const take = (events: string[]) => {
-    for (const event of events) {
-      const data = eventData(event);
-      if (data !== undefined) tally.event(data);
-    }
+    for (const data of events) tally.event(data);
   };
   /** The next read, raced against `ms`; the read is kept for the next caller when the timer wins. */
   const next = async (ms: number) => {
@@ -66,7 +77,7 @@ function talliedStream(
       while (!tally.usage() && Date.now() < deadline) {
         const result = await next(deadline - Date.now());
         if (result === TIMEOUT || result.done) break;
-        take(splitter.push(result.value));
+        take(framing.push(result.value));
       }
     } catch {}
     end("client_gone");
@@ -81,12 +92,12 @@ function talliedStream(
           return controller.close();
         }
         if (result.done) {
-          take(splitter.rest());
+          take(framing.rest());
           end(tally.usage() ? "done" : "eof");
           return controller.close();
         }
         if (firstMs < 0) firstMs = Date.now() - times.startedAt;
-        take(splitter.push(result.value));
+        take(framing.push(result.value));
         controller.enqueue(result.value);
       } catch {
         end("error");
@@ -115,8 +126,12 @@ export async function deliverNative(
   const settle: Settle = (usage, text, ms, end) => charge.settle(usage, text, ms, end);
   const { native } = inbound.dialect;
   if (call.stream && contentType.includes("text/event-stream")) {
-    const body = talliedStream(response.stream(), native.streamTally(), call, settle);
+    const body = talliedStream(response.stream(), sseFraming(), native.streamTally(), call, settle);
     return new Response(body, { status: 200, headers: sseHeaders });
+  }
+  if (call.stream && native.streamFraming?.(inbound.route) === "json-array" && contentType.includes("json")) {
+    const body = talliedStream(response.stream(), new JsonArraySplitter(), native.streamTally(), call, settle);
+    return new Response(body, { status: 200, headers: { ...sseHeaders, "content-type": contentType } });
   }
   const text = await response.text();
   let reply: unknown;

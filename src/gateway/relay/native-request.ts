@@ -29,7 +29,7 @@ export function nativeProvider(family: string, provider: Provider, inbound: Inbo
   const auth = AUTH_HEADERS[family];
   const request = auth
     ? (channel: ProviderChannel, call: UpstreamCall) => ({
-        url: channelBaseUrl(channel) + call.path,
+        url: channelBaseUrl(channel) + (inbound.dialect.native.pathPrefix?.(channel.other) ?? "") + call.path,
         headers: { ...auth(channel), "content-type": "application/json", ...inbound.headers },
       })
     : (channel: ProviderChannel, call: UpstreamCall) => {

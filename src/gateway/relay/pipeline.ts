@@ -90,7 +90,9 @@ function pickServing(s: CallState, groups: string[], excluded: Set<number>) {
     const picked = pickChannel(s, groups, excluded);
     if (!picked) return { unserved };
     const provider = providerFor(picked.channel.row.type);
-    if (!provider.endpoints || provider.endpoints.has(s.endpoint.kind)) return { ...picked, provider, unserved };
+    const served = !provider.endpoints || provider.endpoints.has(s.endpoint.kind);
+    // A family that speaks the client's dialect takes the call as it came, whatever it translates.
+    if (served || passesThrough(familyOf(provider), s.req.inbound)) return { ...picked, provider, unserved };
     unserved = unservedEndpoint(s, picked.channel);
     excluded.add(picked.channel.row.id);
   }

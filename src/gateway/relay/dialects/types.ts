@@ -53,6 +53,22 @@ export interface RouteFacts {
   stream?: boolean;
   /** The call only counts its prompt's tokens (count_tokens): what only generation needs is not required. */
   countOnly?: boolean;
+  /** The action the URL names after the model (Gemini's :generateContent, :embedContent, …). */
+  action?: string;
+}
+
+/** The client's call as it came: its body and what its route says (for replies shaped by the request). */
+export interface DialectCall {
+  body: Record<string, any>;
+  route: RouteFacts;
+}
+
+/** A dialect's embedding calls, served through the relay's embeddings path (OpenAI's /v1/embeddings). */
+export interface DialectEmbeddings {
+  /** The dialect's request → an OpenAI embeddings request (with the model). Throws DialectRefusal. */
+  toOpenAI(body: Record<string, any>, route: RouteFacts): Record<string, any>;
+  /** An OpenAI embeddings reply → the dialect's reply. */
+  fromOpenAI(reply: Record<string, any>, route: RouteFacts): unknown;
 }
 
 /** Reading a native stream for billing: fed every event's data, asked for the usage at the end. */
@@ -78,6 +94,10 @@ export interface NativePassage {
   replyText(reply: any): string;
   /** A fresh reader of one native event stream. */
   streamTally(): NativeStreamTally;
+  /** How a native stream is framed when it is not SSE (Gemini's streamed JSON array); absent: always SSE. */
+  streamFraming?(route: RouteFacts): "sse" | "json-array";
+  /** The family's path prefix for a channel (Gemini's API version, from the channel's `other`); absent: none. */
+  pathPrefix?(channelOther: string): string;
 }
 
 export interface InboundDialect {
@@ -90,14 +110,18 @@ export interface InboundDialect {
   /** The dialect's request body → the pivot request (with model and stream). Throws DialectRefusal. */
   toChat(body: Record<string, any>, route: RouteFacts): Record<string, any>;
   /** A pivot reply (chat.completion) → the dialect's reply body; `model` is the name the client asked for. */
-  fromChat(reply: Record<string, any>, model: string): unknown;
+  fromChat(reply: Record<string, any>, model: string, call: DialectCall): unknown;
   /**
    * A pivot chunk stream (OpenAI SSE: chunks, a usage-only chunk, [DONE]; `: comment` lines are keep-alive
    * pings) → the dialect's event stream. A stream ending without [DONE] broke off upstream.
    */
-  streamFromChat(pivot: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array>;
+  streamFromChat(pivot: ReadableStream<Uint8Array>, model: string, call: DialectCall): ReadableStream<Uint8Array>;
   /** The content type of the dialect's streamed reply (text/event-stream, or application/json for a JSON array). */
   streamContentType?(route: RouteFacts): string;
+  /** The reply to a count-tokens call; absent: Anthropic's `{input_tokens}`. */
+  countReply?(tokens: number): unknown;
+  /** Present when the dialect has embedding calls. */
+  readonly embeddings?: DialectEmbeddings;
   /** The dialect's error body for a refusal; the status is kept. */
   errorBody(error: DialectErrorFacts): unknown;
   /** How a call passes through to `nativeFamily` untranslated. */
