@@ -7,14 +7,14 @@ import type { InboundCall } from "./inbound-request";
  */
 export async function inDialect(
   response: Response,
-  { dialect, route }: InboundCall,
+  { dialect, route, body }: InboundCall,
   model: string,
   stream: boolean,
 ): Promise<Response> {
   const headers = new Headers(response.headers);
   if (stream && headers.get("content-type")?.includes("text/event-stream")) {
     if (dialect.streamContentType) headers.set("content-type", dialect.streamContentType(route));
-    return new Response(dialect.streamFromChat(response.body!, model), { status: response.status, headers });
+    return new Response(dialect.streamFromChat(response.body!, model, body), { status: response.status, headers });
   }
   let reply: Record<string, any>;
   try {
@@ -23,5 +23,5 @@ export async function inDialect(
     throw new RelayError(502, "the upstream's reply could not be read", "bad_response_body", "upstream_error");
   }
   headers.set("content-type", "application/json");
-  return new Response(JSON.stringify(dialect.fromChat(reply, model)), { status: response.status, headers });
+  return new Response(JSON.stringify(dialect.fromChat(reply, model, body)), { status: response.status, headers });
 }

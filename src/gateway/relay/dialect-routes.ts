@@ -3,6 +3,7 @@ import { authenticateRelayKey, checkModelAllowed } from "../../service/relay/cal
 import { estimatePromptTokens } from "../../service/relay/endpoints";
 import { clientIp } from "../http/client-ip";
 import { anthropicDialect } from "./dialects/anthropic";
+import { responsesDialect } from "./dialects/responses";
 import type { InboundDialect, RouteFacts } from "./dialects/types";
 import { parseInboundRequest } from "./inbound-request";
 import { runRelay } from "./pipeline";
@@ -29,6 +30,7 @@ export interface DialectRoute {
 export const DIALECT_ROUTES: Record<string, DialectRoute> = {
   "/v1/messages": { dialect: anthropicDialect, action: "relay" },
   "/v1/messages/count_tokens": { dialect: anthropicDialect, action: "count_tokens" },
+  "/v1/responses": { dialect: responsesDialect, action: "relay" },
 };
 
 const json = (body: unknown, requestId: string) =>

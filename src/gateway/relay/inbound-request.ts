@@ -12,6 +12,8 @@ export interface InboundCall {
   raw: string;
   /** The client's dialect headers (the dialect's forwardedHeaders it sent), for a native upstream. */
   headers: Record<string, string>;
+  /** What the log row records when the call is translated (the dialect's translatedNotes). */
+  notes?: Record<string, unknown>;
 }
 
 /** Pivot fields OpenAI's API does not take: dropped when the pivot goes to an OpenAI-family upstream. */
@@ -54,7 +56,8 @@ export async function parseInboundRequest(
   if (!model) throw invalidRequest("model is required", "model_required");
   const stream = pivot.stream === true;
   if (stream) pivot.stream_options = { include_usage: true };
-  const inbound = { dialect, route, body, raw, headers: forwarded(request, dialect.native.forwardedHeaders) };
+  const headers = forwarded(request, dialect.native.forwardedHeaders);
+  const inbound = { dialect, route, body, raw, headers, notes: dialect.translatedNotes?.(body) };
   return {
     path: "/v1/chat/completions",
     model,

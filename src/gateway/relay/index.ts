@@ -13,6 +13,7 @@ import { parseRelayRequest } from "./parse";
 import { runRelay } from "./pipeline";
 import { newRequestId } from "./request-id";
 import { relayErrorResponse } from "./respond";
+import { storedResponseRoutes } from "./responses-by-id";
 
 type Server = Parameters<typeof clientIp>[1];
 
@@ -98,6 +99,7 @@ export function relayRoutes(ctx: ServiceContext) {
     app = app.post(path, ({ request, server }) => inDialect(request, server, route));
   }
   return app
+    .use(storedResponseRoutes(ctx))
     .post("/pg/chat/completions", async ({ request, server }) => {
       const requestId = newRequestId();
       try {

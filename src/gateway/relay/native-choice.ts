@@ -1,0 +1,55 @@
+import type { RouteChannel } from "../../service/relay/routing-table";
+
+type ChannelRow = RouteChannel["row"];
+import type { InboundCall } from "./inbound-request";
+
+type Mode = "auto" | "native" | "translate";
+
+/**
+ * Channels found lacking a dialect's endpoint, by dialect and channel id, with the channel as it was then: a
+ * channel edited since (address, key, type, settings) is asked again.
+ */
+const lacking = new Map<string, string>();
+
+const memoryKey = (inbound: InboundCall, row: ChannelRow) => `${inbound.dialect.name}\u0000${row.id}`;
+const fingerprint = (row: ChannelRow) => JSON.stringify([row.type, row.base_url, row.key, row.other, row.setting]);
+
+/** The channel's `setting` for the dialect's endpoint: "native", "translate", or "auto" (the default). */
+function modeOf(row: ChannelRow, settingKey: string): Mode {
+  if (!row.setting) return "auto";
+  try {
+    const value = JSON.parse(row.setting)?.[settingKey];
+    return value === "native" || value === "translate" ? value : "auto";
+  } catch {
+    return "auto";
+  }
+}
+
+const speaks = (inbound: InboundCall, family: string) =>
+  (inbound.dialect.nativeFamilies ?? [inbound.dialect.nativeFamily]).includes(family);
+
+/** Whether the call goes untranslated to this channel: its family speaks the dialect and the channel serves it. */
+export function passesThrough(
+  family: string,
+  inbound: InboundCall | undefined,
+  row: ChannelRow,
+): inbound is InboundCall {
+  if (inbound === undefined || !speaks(inbound, family)) return false;
+  const fallback = inbound.dialect.native.fallback;
+  if (!fallback) return true;
+  const mode = modeOf(row, fallback.settingKey);
+  if (mode !== "auto") return mode === "native";
+  return lacking.get(memoryKey(inbound, row)) !== fingerprint(row);
+}
+
+/**
+ * Whether a pass-through that failed with `status` is tried again translated on the same channel: the upstream
+ * lacks the dialect's endpoint and the channel's setting leaves the choice to the gateway. The channel is
+ * remembered as lacking it.
+ */
+export function translatesAfter(inbound: InboundCall, row: ChannelRow, status: number): boolean {
+  const fallback = inbound.dialect.native.fallback;
+  if (!fallback?.lacksEndpoint(status) || modeOf(row, fallback.settingKey) !== "auto") return false;
+  lacking.set(memoryKey(inbound, row), fingerprint(row));
+  return true;
+}
