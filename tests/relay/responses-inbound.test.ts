@@ -55,10 +55,7 @@ describe.each(DIALECTS)("OpenAI Responses inbound with the openai SDK on %s", (d
       Object.fromEntries(models.map((m) => [m, PRICES.ratio])),
       Object.fromEntries(models.map((m) => [m, PRICES.completionRatio])),
     );
-    await r.addChannel(
-      { models: "gpt-test", model_mapping: JSON.stringify({ "gpt-test": "gpt-upstream" }) },
-      storing,
-    );
+    await r.addChannel({ models: "gpt-test", model_mapping: JSON.stringify({ "gpt-test": "gpt-upstream" }) }, storing);
     chatOnlyChannel = await r.addChannel({ models: "chat-only" }, chatOnly);
     await r.addChannel({ models: "forced-native", setting: JSON.stringify({ responses_api: "native" }) }, chatOnly);
     await r.addChannel({ models: "tools-test", setting: JSON.stringify({ responses_api: "translate" }) }, chatOnly);
@@ -80,7 +77,11 @@ describe.each(DIALECTS)("OpenAI Responses inbound with the openai SDK on %s", (d
     expect(sent.path).toBe("/v1/responses");
     expect(sent.body).toEqual({ model: "gpt-upstream", input: "hi", tools, store: true });
     const { log, other } = await billed(before, PLAIN_QUOTA);
-    expect(log).toMatchObject({ model_name: "gpt-test", prompt_tokens: DEFAULT_PROMPT_TOKENS, completion_tokens: WORDS });
+    expect(log).toMatchObject({
+      model_name: "gpt-test",
+      prompt_tokens: DEFAULT_PROMPT_TOKENS,
+      completion_tokens: WORDS,
+    });
     expect(other).toMatchObject({ inbound: "responses", family: "openai", usage_source: "upstream" });
     expect(other.dropped_tools).toBeUndefined();
   });
@@ -211,7 +212,11 @@ describe.each(DIALECTS)("OpenAI Responses inbound with the openai SDK on %s", (d
     expect(sent.tools.map((t: any) => t.function.name)).toEqual(["mcp__fs__read_file", "apply_patch"]);
     expect(response.output[0]).toMatchObject({ type: "function_call", name: "read_file", namespace: "mcp__fs" });
     const { other } = await billed(before, expectedQuota({ prompt: 21, completion: 9, ...PRICES }));
-    expect(other).toMatchObject({ inbound: "responses", family: "openai", dropped_tools: ["web_search", "file_search"] });
+    expect(other).toMatchObject({
+      inbound: "responses",
+      family: "openai",
+      dropped_tools: ["web_search", "file_search"],
+    });
 
     // Streamed, a custom tool's call comes back as custom_tool_call with its free-form input.
     const custom = CODEX_TOOLS.slice(1);

@@ -28,7 +28,9 @@ const storingDialect: FakeDialect = {
     const method = call.request.method;
     if (method === "DELETE") return { json: { id, object: "response", deleted: true } };
     if (stored[2] === "/input_items") return { json: { object: "list", data: [], first_id: null, has_more: false } };
-    return { json: { id, object: "response", status: stored[2] === "/cancel" ? "cancelled" : "completed", output: [] } };
+    return {
+      json: { id, object: "response", status: stored[2] === "/cancel" ? "cancelled" : "completed", output: [] },
+    };
   },
 };
 
