@@ -179,6 +179,23 @@ describe.each(DIALECTS)("OpenAI Responses inbound with the openai SDK on %s", (d
     expect((await r.userRow()).quota).toBe(before.quota);
   });
 
+  test("a channel's responses_api setting must name a mode; a bad one is refused and nothing is stored", async () => {
+    const count = async () => (await r.s.ctx.db.k.selectFrom("channels").select("id").execute()).length;
+    const before = await count();
+    const reply = await r.s.root.post("/api/channel/", {
+      type: 1,
+      name: "bad-setting",
+      key: "sk-x",
+      base_url: storing.url,
+      models: "gpt-test",
+      group: "default",
+      setting: JSON.stringify({ responses_api: "sometimes" }),
+    });
+    expect(reply.body).toMatchObject({ success: false });
+    expect(reply.body.message).toContain("responses_api must be one of auto, native, translate");
+    expect(await count()).toBe(before);
+  });
+
   test("tools round trip on a channel set to translate: function_call out, function_call_output back as a tool message", async () => {
     const before = await r.userRow();
     const tools = [

@@ -1,9 +1,7 @@
 import type { RouteChannel } from "../../service/relay/routing-table";
-
-type ChannelRow = RouteChannel["row"];
 import type { InboundCall } from "./inbound-request";
 
-type Mode = "auto" | "native" | "translate";
+type ChannelRow = RouteChannel["row"];
 
 /**
  * Channels found lacking a dialect's endpoint, by dialect and channel id, with the channel as it was then: a
@@ -13,17 +11,6 @@ const lacking = new Map<string, string>();
 
 const memoryKey = (inbound: InboundCall, row: ChannelRow) => `${inbound.dialect.name}\u0000${row.id}`;
 const fingerprint = (row: ChannelRow) => JSON.stringify([row.type, row.base_url, row.key, row.other, row.setting]);
-
-/** The channel's `setting` for the dialect's endpoint: "native", "translate", or "auto" (the default). */
-function modeOf(row: ChannelRow, settingKey: string): Mode {
-  if (!row.setting) return "auto";
-  try {
-    const value = JSON.parse(row.setting)?.[settingKey];
-    return value === "native" || value === "translate" ? value : "auto";
-  } catch {
-    return "auto";
-  }
-}
 
 const speaks = (inbound: InboundCall, family: string) =>
   (inbound.dialect.nativeFamilies ?? [inbound.dialect.nativeFamily]).includes(family);
@@ -37,7 +24,7 @@ export function passesThrough(
   if (inbound === undefined || !speaks(inbound, family)) return false;
   const fallback = inbound.dialect.native.fallback;
   if (!fallback) return true;
-  const mode = modeOf(row, fallback.settingKey);
+  const mode = fallback.mode(row.setting);
   if (mode !== "auto") return mode === "native";
   return lacking.get(memoryKey(inbound, row)) !== fingerprint(row);
 }
@@ -49,7 +36,7 @@ export function passesThrough(
  */
 export function translatesAfter(inbound: InboundCall, row: ChannelRow, status: number): boolean {
   const fallback = inbound.dialect.native.fallback;
-  if (!fallback?.lacksEndpoint(status) || modeOf(row, fallback.settingKey) !== "auto") return false;
+  if (!fallback?.lacksEndpoint(status) || fallback.mode(row.setting) !== "auto") return false;
   lacking.set(memoryKey(inbound, row), fingerprint(row));
   return true;
 }

@@ -85,9 +85,10 @@ export interface NativePassage {
   /**
    * For a dialect that some upstreams of its native family lack (OpenAI-compatible servers without /v1/responses):
    * the upstream status that says the endpoint is missing (the call is then translated on the same channel, and
-   * the channel remembered), and the channel `setting` key that forces either way ("auto" | "native" | "translate").
+   * the channel remembered), and what the channel's `setting` JSON text says: "native" or "translate" force either
+   * way, "auto" leaves it to the upstream's answer.
    */
-  fallback?: { settingKey: string; lacksEndpoint(status: number): boolean };
+  fallback?: { mode(setting: string): "auto" | "native" | "translate"; lacksEndpoint(status: number): boolean };
 }
 
 export interface InboundDialect {

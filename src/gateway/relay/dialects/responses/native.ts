@@ -1,3 +1,4 @@
+import { responsesApiMode } from "../../../../shared/responses-api";
 import type { NativePassage, NativeStreamTally, PivotUsage } from "../types";
 import { lacksResponses } from "./lacks-responses";
 
@@ -62,5 +63,5 @@ export const responsesPassage: NativePassage = {
   replyText,
   replyId: (reply) => (typeof reply?.id === "string" ? reply.id : undefined),
   streamTally: () => new ResponsesTally(),
-  fallback: { settingKey: "responses_api", lacksEndpoint: lacksResponses },
+  fallback: { mode: responsesApiMode, lacksEndpoint: lacksResponses },
 };
