@@ -4,6 +4,7 @@ import { startFakeAnthropic } from "../support/fake-anthropic";
 import { startFakeGemini } from "../support/fake-gemini";
 import { DEFAULT_CONTENT, DEFAULT_PROMPT_TOKENS, type FakeUpstream } from "../support/fake-upstream";
 import {
+  MISSING_MODEL,
   startChatOnlyUpstream,
   startStoringUpstream,
   TOOL_CALL_USAGE,
@@ -50,12 +51,21 @@ describe.each(DIALECTS)("OpenAI Responses inbound with the openai SDK on %s", (d
     chatOnly = startChatOnlyUpstream();
     claude = startFakeAnthropic({ apiKey: "sk-ant-upstream" });
     gemini = startFakeGemini({ apiKey: "AIza-upstream" });
-    const models = ["gpt-test", "chat-only", "forced-native", "tools-test", "claude-test", "gemini-test"];
+    const models = [
+      MISSING_MODEL,
+      "gpt-test",
+      "chat-only",
+      "forced-native",
+      "tools-test",
+      "claude-test",
+      "gemini-test",
+    ];
     await r.setPrices(
       Object.fromEntries(models.map((m) => [m, PRICES.ratio])),
       Object.fromEntries(models.map((m) => [m, PRICES.completionRatio])),
     );
     await r.addChannel({ models: "gpt-test", model_mapping: JSON.stringify({ "gpt-test": "gpt-upstream" }) }, storing);
+    await r.addChannel({ models: MISSING_MODEL }, storing);
     chatOnlyChannel = await r.addChannel({ models: "chat-only" }, chatOnly);
     await r.addChannel({ models: "forced-native", setting: JSON.stringify({ responses_api: "native" }) }, chatOnly);
     await r.addChannel({ models: "tools-test", setting: JSON.stringify({ responses_api: "translate" }) }, chatOnly);
@@ -168,6 +178,15 @@ describe.each(DIALECTS)("OpenAI Responses inbound with the openai SDK on %s", (d
     const third = chatOnly.requests.length;
     await r.openai().responses.create({ model: "chat-only", input: "hi" });
     expect(chatOnly.requests.slice(third).map((q) => q.path)).toEqual(["/v1/responses", "/v1/chat/completions"]);
+  });
+
+  test("a 404 naming the model (model_not_found) is the endpoint answering: relayed, not translated, not remembered", async () => {
+    for (let i = 0; i < 2; i++) {
+      const seen = storing.requests.length;
+      const error = await failure(r.openai().responses.create({ model: MISSING_MODEL, input: "hi" }));
+      expect(error.status).toBe(404);
+      expect(storing.requests.slice(seen).map((q) => q.path)).toEqual(["/v1/responses"]);
+    }
   });
 
   test("a channel set to native relays the upstream's 404 rather than translating, and charges nothing", async () => {

@@ -12,6 +12,9 @@ import {
 export const UPSTREAM_INPUT_TOKENS = 77;
 export const TOOL_CALL_USAGE = { prompt_tokens: 21, completion_tokens: 9, total_tokens: 30 };
 
+/** A model the storing fake answers 404 model_not_found for, as OpenAI does. */
+export const MISSING_MODEL = "missing-model";
+
 const STORED = /^\/v1\/responses\/([^/]+)(\/cancel|\/input_items)?$/;
 
 /** The OpenAI fake, also serving the Responses API's calls on stored responses (as OpenAI does). */
@@ -21,6 +24,10 @@ const storingDialect: FakeDialect = {
     const { pathname } = call.url;
     if (pathname === "/v1/responses/input_tokens") {
       return { json: { object: "response.input_tokens", input_tokens: UPSTREAM_INPUT_TOKENS } };
+    }
+    if (call.body?.model === MISSING_MODEL) {
+      const error = { message: "The model does not exist", type: "invalid_request_error", code: "model_not_found" };
+      return { json: { error }, status: 404 };
     }
     const stored = STORED.exec(pathname);
     if (!stored) return openaiDialect.handle(call);

@@ -32,11 +32,12 @@ export function passesThrough(
 /**
  * Whether a pass-through that failed with `status` is tried again translated on the same channel: the upstream
  * lacks the dialect's endpoint and the channel's setting leaves the choice to the gateway. The channel is
- * remembered as lacking it.
+ * remembered as lacking it. A 404 that names the model (OpenAI's model_not_found) is the endpoint answering.
  */
-export function translatesAfter(inbound: InboundCall, row: ChannelRow, status: number): boolean {
+export function translatesAfter(inbound: InboundCall, row: ChannelRow, status: number, code?: string): boolean {
   const fallback = inbound.dialect.native.fallback;
-  if (!fallback?.lacksEndpoint(status) || fallback.mode(row.setting) !== "auto") return false;
+  if (!fallback?.lacksEndpoint(status) || code === "model_not_found") return false;
+  if (fallback.mode(row.setting) !== "auto") return false;
   lacking.set(memoryKey(inbound, row), fingerprint(row));
   return true;
 }

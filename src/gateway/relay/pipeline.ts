@@ -179,7 +179,11 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
     let native = passesThrough(family, req.inbound, channel.row);
     let result = await attemptOn(native);
     // An upstream without the dialect's endpoint: the same call, translated, on the same channel.
-    if (!result.ok && native && translatesAfter(req.inbound!, channel.row, result.failure.status)) {
+    if (
+      !result.ok &&
+      native &&
+      translatesAfter(req.inbound!, channel.row, result.failure.status, result.upstreamCode)
+    ) {
       native = false;
       result = await attemptOn(false);
     }
