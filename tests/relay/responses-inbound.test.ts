@@ -261,6 +261,38 @@ describe.each(DIALECTS)("OpenAI Responses inbound with the openai SDK on %s", (d
     expect(final.output[0]).toMatchObject({ type: "custom_tool_call", name: "apply_patch", input: "ls" });
   });
 
+  test("what only OpenAI keeps (previous_response_id) passes through to an OpenAI channel, and is refused naming it where the call is translated, charging nothing", async () => {
+    await r.openai().responses.create({ model: "gpt-test", input: "again", previous_response_id: "resp_earlier" });
+    expect(storing.requests.at(-1)!.body.previous_response_id).toBe("resp_earlier");
+    const before = await r.userRow();
+    const error = await failure(
+      r.openai().responses.create({ model: "claude-test", input: "again", previous_response_id: "resp_earlier" }),
+    );
+    expect(error.status).toBe(400);
+    expect(error.message).toContain("previous_response_id");
+    expect((await r.userRow()).quota).toBe(before.quota);
+  });
+
+  test("an image in the input reaches a Gemini channel as inline data", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+    const response = await r.openai().responses.create({
+      model: "gemini-test",
+      input: [
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "what is this?" },
+            { type: "input_image", image_url: `data:image/png;base64,${png}`, detail: "auto" },
+          ],
+        },
+      ],
+    });
+    expect(response.output_text).toBe(DEFAULT_CONTENT);
+    const parts = gemini.requests.at(-1)!.body.contents[0].parts;
+    expect(parts).toContainEqual({ text: "what is this?" });
+    expect(parts).toContainEqual({ inlineData: { mimeType: "image/png", data: png } });
+  });
+
   for (const [model, family] of [
     ["claude-test", "anthropic"],
     ["gemini-test", "gemini"],
