@@ -138,6 +138,27 @@ describe("channel drawer", () => {
     expect((await modelChips()).every((m) => m?.startsWith("suno_"))).toBe(true);
   });
 
+  test("the Responses API mode: offered for OpenAI-family types only, saved as setting.responses_api beside the other settings", async () => {
+    const id = await channel({ setting: JSON.stringify({ force_format: true }) });
+    await ui.page.goto(`/channel/edit/${id}`);
+    const mode = form().locator("select[name=responses_api]");
+    await mode.waitFor();
+    expect(await mode.inputValue()).toBe("auto");
+    await mode.selectOption("translate");
+    expect(JSON.parse(await form().locator("textarea[name=setting]").inputValue())).toEqual({
+      force_format: true,
+      responses_api: "translate",
+    });
+    await submitForm();
+    expect(await toastText(ui.page, "success")).toBe("Channel updated");
+    await storedUntil(id, (c) => JSON.parse(c.setting).responses_api === "translate");
+    await ui.page.goto("/channel/add");
+    await form().locator("select[name=type]").selectOption("14");
+    expect(await form().locator("select[name=responses_api]").count()).toBe(0);
+    await form().locator("select[name=type]").selectOption("3");
+    expect(await form().locator("select[name=responses_api]").count()).toBe(1);
+  });
+
   test("/channel/edit/{id} leaves a blank key unchanged and saves the other fields", async () => {
     const id = await channel({ key: "sk-keep-me" });
     await ui.page.goto(`/channel/edit/${id}`);

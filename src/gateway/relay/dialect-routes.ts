@@ -5,6 +5,7 @@ import { clientIp } from "../http/client-ip";
 import { anthropicDialect } from "./dialects/anthropic";
 import { geminiDialect } from "./dialects/gemini";
 import { geminiRouteFacts } from "./dialects/gemini/route";
+import { responsesDialect } from "./dialects/responses";
 import type { InboundDialect, RouteFacts } from "./dialects/types";
 import { parseInboundEmbedding } from "./inbound-embedding";
 import { parseInboundRequest } from "./inbound-request";
@@ -53,6 +54,7 @@ export const DIALECT_ROUTES: Record<string, DialectRoute> = {
   "/v1/messages/count_tokens": { dialect: anthropicDialect, action: "count_tokens" },
   "/v1beta/models/*": geminiRoute,
   "/v1/models/*": geminiRoute,
+  "/v1/responses": { dialect: responsesDialect, action: "relay" },
 };
 
 const json = (body: unknown, requestId: string) =>

@@ -14,6 +14,8 @@ export interface InboundCall {
   headers: Record<string, string>;
   /** An embedding call: `json` is an OpenAI embeddings request, its reply goes back through `dialect.embeddings`. */
   embedding?: boolean;
+  /** What the log row records when the call is translated (the dialect's translatedNotes). */
+  notes?: Record<string, unknown>;
 }
 
 /** Pivot fields OpenAI's API does not take: dropped when the pivot goes to an OpenAI-family upstream. */
@@ -56,7 +58,8 @@ export async function parseInboundRequest(
   if (!model) throw invalidRequest("model is required", "model_required");
   const stream = pivot.stream === true;
   if (stream) pivot.stream_options = { include_usage: true };
-  const inbound = { dialect, route, body, raw, headers: forwarded(request, dialect.native.forwardedHeaders) };
+  const headers = forwarded(request, dialect.native.forwardedHeaders);
+  const inbound = { dialect, route, body, raw, headers, notes: dialect.translatedNotes?.(body) };
   return {
     path: "/v1/chat/completions",
     model,

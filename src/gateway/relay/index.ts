@@ -15,6 +15,7 @@ import { parseRelayRequest } from "./parse";
 import { runRelay } from "./pipeline";
 import { newRequestId } from "./request-id";
 import { relayErrorResponse } from "./respond";
+import { storedResponseRoutes } from "./responses-by-id";
 
 type Server = Parameters<typeof clientIp>[1];
 
@@ -112,6 +113,7 @@ export function relayRoutes(ctx: ServiceContext) {
   const geminiModels = geminiModelAnswers(ctx);
   return app
     .use(geminiModelRoutes(geminiModels))
+    .use(storedResponseRoutes(ctx))
     .post("/pg/chat/completions", async ({ request, server }) => {
       const requestId = newRequestId();
       try {

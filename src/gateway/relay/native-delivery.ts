@@ -119,14 +119,21 @@ export async function deliverNative(
   response: UpstreamReply,
   inbound: InboundCall,
   charge: CallCharge,
-  call: StreamTimes & { stream: boolean; requestId: string },
+  call: StreamTimes & { stream: boolean; requestId: string; onReplyId?: (id: string) => void },
   sseHeaders: Record<string, string>,
 ): Promise<Response> {
   const contentType = response.header("content-type") ?? "application/json";
   const settle: Settle = (usage, text, ms, end) => charge.settle(usage, text, ms, end);
   const { native } = inbound.dialect;
+  const noteId = (id: string | undefined) => {
+    if (id) call.onReplyId?.(id);
+  };
   if (call.stream && contentType.includes("text/event-stream")) {
-    const body = talliedStream(response.stream(), sseFraming(), native.streamTally(), call, settle);
+    const tally = native.streamTally();
+    const body = talliedStream(response.stream(), sseFraming(), tally, call, (usage, text, ms, end) => {
+      noteId(tally.replyId?.());
+      settle(usage, text, ms, end);
+    });
     return new Response(body, { status: 200, headers: sseHeaders });
   }
   if (call.stream && native.streamFraming?.(inbound.route) === "json-array" && contentType.includes("json")) {
@@ -139,6 +146,7 @@ export async function deliverNative(
     reply = JSON.parse(text);
   } catch {}
   const usage = usageOf(native.replyUsage(reply));
+  noteId(native.replyId?.(reply));
   settle(usage, usage ? "" : native.replyText(reply), Date.now() - call.startedAt);
   return new Response(text, {
     status: response.status,

@@ -38,7 +38,3 @@ export function nativeProvider(family: string, provider: Provider, inbound: Inbo
       };
   return { types: provider.types, errorOf: provider.errorOf, request };
 }
-
-/** Whether a channel of `family` takes the inbound dialect's calls untranslated. */
-export const passesThrough = (family: string, inbound: InboundCall | undefined): inbound is InboundCall =>
-  inbound !== undefined && inbound.dialect.nativeFamily === family;

@@ -1,6 +1,5 @@
 import type { Endpoint } from "../../service/relay/endpoints";
 import { invalidRequest } from "../../service/relay/errors";
-import { ServiceError } from "../../service/errors";
 import { decodedFormRequest, readBodyLimited } from "../http/body";
 import type { InboundCall } from "./inbound-request";
 

@@ -15,7 +15,9 @@ import { attemptUpstream, type AttemptResult } from "./attempt";
 import { inDialect } from "./dialect-reply";
 import { familyOf } from "./families";
 import { deliverNative } from "./native-delivery";
-import { nativeCall, nativeProvider, passesThrough } from "./native-request";
+import { passesThrough, translatesAfter } from "./native-choice";
+import { nativeCall, nativeProvider } from "./native-request";
+import { rememberReply } from "./stored-replies";
 import { bytesReader, type UpstreamReply } from "../upstream/reply";
 import type { RelayRequest } from "./parse";
 import { providerFor } from "./providers/registry";
@@ -92,7 +94,8 @@ function pickServing(s: CallState, groups: string[], excluded: Set<number>) {
     const provider = providerFor(picked.channel.row.type);
     const served = !provider.endpoints || provider.endpoints.has(s.endpoint.kind);
     // A family that speaks the client's dialect takes the call as it came, whatever it translates.
-    if (served || passesThrough(familyOf(provider), s.req.inbound)) return { ...picked, provider, unserved };
+    if (served || passesThrough(familyOf(provider), s.req.inbound, picked.channel.row))
+      return { ...picked, provider, unserved };
     unserved = unservedEndpoint(s, picked.channel);
     excluded.add(picked.channel.row.id);
   }
@@ -167,17 +170,34 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
     s.channelsTried.push(channel.row.id);
     const upstreamModel = mapModel(channel.modelMapping, req.model);
     const family = familyOf(provider);
-    const native = passesThrough(family, req.inbound);
-    const via = native ? nativeProvider(family, provider, req.inbound!) : provider;
-    const call = native
-      ? nativeCall(req.inbound!, upstreamModel, req.stream)
-      : upstreamCall(s, upstreamModel, provider);
-    const result = await attemptUpstream(channel, call, ctx.config.relayTimeoutMs, upstreamGate(ctx.options), via);
+    const attemptOn = (native: boolean) => {
+      const refusal = native ? undefined : req.inbound?.dialect.untranslatable?.(req.inbound.body);
+      if (refusal) throw refusal;
+      const via = native ? nativeProvider(family, provider, req.inbound!) : provider;
+      const call = native
+        ? nativeCall(req.inbound!, upstreamModel, req.stream)
+        : upstreamCall(s, upstreamModel, provider);
+      return attemptUpstream(channel, call, ctx.config.relayTimeoutMs, upstreamGate(ctx.options), via);
+    };
+    let native = passesThrough(family, req.inbound, channel.row);
+    let result = await attemptOn(native);
+    // An upstream without the dialect's endpoint: the same call, translated, on the same channel.
+    if (
+      !result.ok &&
+      native &&
+      translatesAfter(req.inbound!, channel.row, result.failure.status, result.upstreamCode)
+    ) {
+      native = false;
+      result = await attemptOn(false);
+    }
     if (result.ok) {
-      charge.answeredBy(channel.row.id, group, upstreamModel, family);
+      const notes = native ? undefined : req.inbound?.notes;
+      charge.answeredBy(channel.row.id, group, upstreamModel, family, notes);
       if (native) {
         const idleTimeoutMs = ctx.config.streamingTimeoutMs;
-        const at = { stream: req.stream, startedAt: s.startedAt, requestId: s.requestId, idleTimeoutMs };
+        const where = { channelId: channel.row.id, userId: caller.user.id, model: upstreamModel };
+        const onReplyId = (id: string) => rememberReply(id, where);
+        const at = { stream: req.stream, startedAt: s.startedAt, requestId: s.requestId, idleTimeoutMs, onReplyId };
         return deliverNative(result.response, req.inbound!, charge, at, sseHeaders(s.requestId));
       }
       const response = await deliver(s, result.response, provider, upstreamModel, charge);

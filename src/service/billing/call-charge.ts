@@ -74,6 +74,7 @@ export class CallCharge {
   private channelId = 0;
   private upstreamModel = "";
   private family = "";
+  private notes: Record<string, unknown> | undefined = undefined;
 
   private constructor(
     private readonly call: ChargedCall,
@@ -143,8 +144,17 @@ export class CallCharge {
     return this.hold(counted);
   }
 
-  /** The channel that answered, through `group`, of provider `family`: the call is billed at that group's price. */
-  answeredBy(channelId: number, group: string, upstreamModel: string, family = "openai"): void {
+  /**
+   * The channel that answered, through `group`, of provider `family`: the call is billed at that group's price.
+   * `notes` go to the log row's `other` (e.g. the tools a translated call left out).
+   */
+  answeredBy(
+    channelId: number,
+    group: string,
+    upstreamModel: string,
+    family = "openai",
+    notes?: Record<string, unknown>,
+  ): void {
     if (group !== this.group) {
       this.price = priceIn(this.call, group);
       this.group = group;
@@ -152,6 +162,7 @@ export class CallCharge {
     this.channelId = channelId;
     this.upstreamModel = upstreamModel;
     this.family = family;
+    this.notes = notes;
   }
 
   /** Usage as we count it when the upstream reported none: the prompt's estimate and `text`'s tokens. */
@@ -210,6 +221,7 @@ export class CallCharge {
       streamEnd,
       inbound: c.req.inbound?.dialect.name ?? "openai",
       family: this.family,
+      notes: this.notes,
     });
   }
 

@@ -1,3 +1,4 @@
+import { RESPONSES_API_MODES, RESPONSES_API_SETTING } from "../../shared/responses-api";
 import { refuse } from "../errors";
 import { mapModel } from "../relay/model-mapping";
 
@@ -54,6 +55,10 @@ export function statusCodeMappingOf(text: string): string {
 
 export function settingOf(text: string): string {
   const trimmed = text.trim();
-  if (trimmed) objectOf(trimmed, "setting");
+  if (!trimmed) return trimmed;
+  const mode = objectOf(trimmed, "setting")[RESPONSES_API_SETTING];
+  if (mode !== undefined && !(RESPONSES_API_MODES as readonly unknown[]).includes(mode)) {
+    refuse(`setting.${RESPONSES_API_SETTING} must be one of ${RESPONSES_API_MODES.join(", ")}`);
+  }
   return trimmed;
 }

@@ -29,6 +29,8 @@ export interface CallRecord {
   inbound: string;
   /** The family of the channel that answered (openai, azure, anthropic, gemini). */
   family: string;
+  /** More facts of the call for `other` (e.g. dropped_tools). */
+  notes?: Record<string, unknown>;
 }
 
 /** The consume log row (type 2) of a settled call, with every price factor in `other`. */
@@ -59,6 +61,7 @@ export function consumeLog(r: CallRecord): NewLogRow {
     };
   other.inbound = r.inbound;
   other.family = r.family;
+  if (r.notes) Object.assign(other, r.notes);
   other.admin_info = { use_channel: r.channelsTried };
   return {
     user_id: r.caller.user.id,

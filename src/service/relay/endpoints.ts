@@ -28,7 +28,6 @@ export const ENDPOINTS: Record<string, Endpoint> = {
   "/v1/audio/transcriptions": { kind: "transcriptions", defaultModel: "whisper-1", multipart: true },
   "/v1/audio/translations": { kind: "transcriptions", defaultModel: "whisper-1", multipart: true },
   "/v1/rerank": { kind: "rerank" },
-  "/v1/responses": { kind: "responses", streams: true },
 };
 
 type Body = Record<string, any>;

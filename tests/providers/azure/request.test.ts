@@ -28,4 +28,14 @@ describe("Azure OpenAI requests", () => {
     expect(request.headers).toEqual({ "api-key": "azure-key-1", "content-type": "application/json" });
     expect(request.body).toBeUndefined();
   });
+
+  test("the Responses API and its calls by id go to /openai/v1/responses, not under a deployment", () => {
+    const responses = { ...call, path: "/v1/responses" };
+    expect(azureProvider.request(channel("2024-10-21"), responses).url).toBe(
+      "https://example.openai.azure.com/openai/v1/responses?api-version=preview",
+    );
+    expect(azureProvider.request(channel(""), { ...responses, path: "/v1/responses/resp_1/input_items" }).url).toBe(
+      "https://example.openai.azure.com/openai/v1/responses/resp_1/input_items?api-version=preview",
+    );
+  });
 });

@@ -13,6 +13,7 @@ import { channelOf, draftOf, NEW_CHANNEL, type ChannelDraft } from "./channel-fo
 import { GroupPicker } from "./GroupPicker";
 import { JsonFields } from "./JsonFields";
 import { ModelPicker } from "./ModelPicker";
+import { ResponsesApiField } from "./ResponsesApiField";
 import { TypeFields } from "./TypeFields";
 import { useDraftCheck } from "./use-draft-check";
 
@@ -110,6 +111,7 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
         onChange={set("test_model")}
         hint={t`Leave blank to test with the first model`}
       />
+      <ResponsesApiField type={draft.type} setting={draft.setting} onChange={set("setting")} />
       <JsonFields draft={draft} set={set} />
       <div className="grid grid-cols-3 gap-2">
         <TextField label={t`Tag`} name="tag" value={draft.tag} onChange={set("tag")} />

@@ -78,6 +78,8 @@ export interface NativeStreamTally {
   usage(): PivotUsage | undefined;
   /** Text generated so far (counted when the upstream reported no usage). */
   readonly text: string;
+  /** The id the upstream gave the reply, for dialects whose replies can be fetched again by id. */
+  replyId?(): string | undefined;
 }
 
 /** What the relay needs to pass a call through to a family that speaks the dialect natively. */
@@ -98,6 +100,15 @@ export interface NativePassage {
   streamFraming?(route: RouteFacts): "sse" | "json-array";
   /** The family's path prefix for a channel (Gemini's API version, from the channel's `other`); absent: none. */
   pathPrefix?(channelOther: string): string;
+  /** The id the upstream gave a native JSON reply, for dialects whose replies can be fetched again by id. */
+  replyId?(reply: any): string | undefined;
+  /**
+   * For a dialect that some upstreams of its native family lack (OpenAI-compatible servers without /v1/responses):
+   * the upstream status that says the endpoint is missing (the call is then translated on the same channel, and
+   * the channel remembered), and what the channel's `setting` JSON text says: "native" or "translate" force either
+   * way, "auto" leaves it to the upstream's answer.
+   */
+  fallback?: { mode(setting: string): "auto" | "native" | "translate"; lacksEndpoint(status: number): boolean };
 }
 
 export interface InboundDialect {
@@ -105,6 +116,8 @@ export interface InboundDialect {
   readonly name: string;
   /** The provider family that speaks this dialect ("anthropic", "gemini", "openai"), for pass-through. */
   readonly nativeFamily: string;
+  /** Every family that speaks it, when more than `nativeFamily` (Responses: openai and azure). */
+  readonly nativeFamilies?: readonly string[];
   /** The caller's key as an Authorization value ("Bearer sk-…"), or null when the request carries none. */
   authorization(request: Request, url: URL): string | null;
   /** The dialect's request body → the pivot request (with model and stream). Throws DialectRefusal. */
@@ -116,6 +129,13 @@ export interface InboundDialect {
    * pings) → the dialect's event stream. A stream ending without [DONE] broke off upstream.
    */
   streamFromChat(pivot: ReadableStream<Uint8Array>, model: string, call: DialectCall): ReadableStream<Uint8Array>;
+  /**
+   * For a dialect whose native family takes more than the pivot expresses: why this body cannot be translated
+   * (thrown when a channel needs it translated; `toChat` then gave a pivot good for pricing only).
+   */
+  untranslatable?(body: Record<string, any>): Error | undefined;
+  /** What a translated call records in its log row's `other` beyond the usual (e.g. the tools left out). */
+  translatedNotes?(body: Record<string, any>): Record<string, unknown> | undefined;
   /** The content type of the dialect's streamed reply (text/event-stream, or application/json for a JSON array). */
   streamContentType?(route: RouteFacts): string;
   /** The reply to a count-tokens call; absent: Anthropic's `{input_tokens}`. */
