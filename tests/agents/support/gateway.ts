@@ -58,7 +58,7 @@ export function useAgentGateway(
  * Where a log row records the inbound dialect. The dialect framework was not merged when this was
  * written: rename to its field if it chose another name.
  */
-const inboundDialectOf = (other: any) => other.inbound_dialect;
+const inboundDialectOf = (other: any) => other.inbound;
 
 /**
  * One consume row per upstream call, each billed by the one formula from the usage the fake reported
