@@ -93,14 +93,12 @@ describe.each(DIALECTS)("AWS Bedrock channels (type 33) on %s", (dialect) => {
 
   test("a streamed OpenAI chat to Claude reads invoke-with-response-stream's binary events; billed from its usage", async () => {
     const before = await r.userRow();
-    const stream = r
-      .openai()
-      .chat.completions.stream({
-        model: CLAUDE,
-        messages: question,
-        stream: true,
-        stream_options: { include_usage: true },
-      });
+    const stream = r.openai().chat.completions.stream({
+      model: CLAUDE,
+      messages: question,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const done = await stream.finalChatCompletion();
     expect(done.choices[0]!.message.content).toBe(FAKE_BEDROCK_TEXT);
     expect(done.choices[0]!.finish_reason).toBe("stop");
