@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectedQuota, failure, startRelayEnv, type RelayEnv } from "../../relay/support";
 import { DIALECTS } from "../../support/databases";
@@ -161,6 +162,47 @@ describe.each(DIALECTS)("AWS Bedrock channels (type 33) on %s", (dialect) => {
       expect(bedrock.requests.at(-1)!.path).toBe(
         `${path}/${model === CLAUDE ? "invoke-with-response-stream" : "converse-stream"}`,
       );
+      await billed(before, true);
+    }
+  });
+
+  test("Gemini (@google/genai) and Responses (openai SDK) calls reach Bedrock through the pivot, stream and not, billed exactly", async () => {
+    const gemini = new GoogleGenAI({ apiKey: r.key, httpOptions: { baseUrl: r.s.url } });
+    for (const [model, path] of [
+      [CLAUDE, `${CLAUDE_PATH}/invoke`],
+      [MISTRAL, `${MISTRAL_PATH}/converse`],
+    ] as const) {
+      let before = await r.userRow();
+      const reply = await gemini.models.generateContent({ model, contents: "hi" });
+      expect(reply.text).toBe(FAKE_BEDROCK_TEXT);
+      expect(reply.usageMetadata).toMatchObject({
+        cachedContentTokenCount: U.cacheRead,
+        candidatesTokenCount: U.output,
+      });
+      expect(bedrock.requests.at(-1)!.path).toBe(path);
+      await billed(before, false);
+
+      before = await r.userRow();
+      let text = "";
+      for await (const chunk of await gemini.models.generateContentStream({ model, contents: "hi" }))
+        text += chunk.text ?? "";
+      expect(text).toBe(FAKE_BEDROCK_TEXT);
+      expect(bedrock.requests.at(-1)!.path).toBe(
+        `${path}${path.endsWith("invoke") ? "-with-response-stream" : "-stream"}`,
+      );
+      await billed(before, true);
+
+      before = await r.userRow();
+      const response = await r.openai().responses.create({ model, input: "hi" });
+      expect(response.output_text).toBe(FAKE_BEDROCK_TEXT);
+      expect(response.usage).toMatchObject({ input_tokens: PROMPT, output_tokens: U.output });
+      await billed(before, false);
+
+      before = await r.userRow();
+      const events: string[] = [];
+      for await (const event of await r.openai().responses.create({ model, input: "hi", stream: true }))
+        events.push(event.type);
+      expect(events.at(-1)).toBe("response.completed");
       await billed(before, true);
     }
   });
