@@ -31,6 +31,7 @@ const question = [{ role: "user" as const, content: "hi" }];
 describe.each(DIALECTS)("AWS Bedrock channels (type 33) on %s", (dialect) => {
   let r: RelayEnv;
   let bedrock: FakeBedrock;
+  let channelId: number;
   const via = (fake: { url: string }) => ({ url: fake.url }) as FakeUpstream;
   const anthropic = () => new Anthropic({ apiKey: r.key, baseURL: r.s.url, maxRetries: 0 });
   const billed = async (before: { quota: number }, stream: boolean) => {
@@ -61,7 +62,7 @@ describe.each(DIALECTS)("AWS Bedrock channels (type 33) on %s", (dialect) => {
         [MISTRAL]: PRICES.cacheRatio,
       }),
     });
-    await r.addChannel(
+    channelId = await r.addChannel(
       { type: 33, key: `${AK}|${SK}|${TOKEN}`, other: REGION, models: `${CLAUDE},${MISTRAL}` },
       via(bedrock),
     );
@@ -205,6 +206,22 @@ describe.each(DIALECTS)("AWS Bedrock channels (type 33) on %s", (dialect) => {
       expect(events.at(-1)).toBe("response.completed");
       await billed(before, true);
     }
+  });
+
+  test("the channel test (GET /api/channel/test/{id}) signs and invokes its first model; a wrong secret fails it clearly", async () => {
+    const reply = await r.s.root.get(`/api/channel/test/${channelId}`);
+    expect(reply.body.success).toBe(true);
+    expect(bedrock.requests.at(-1)).toMatchObject({ path: `${CLAUDE_PATH}/invoke`, body: { max_tokens: 16 } });
+    const wrong = await r.addChannel(
+      { type: 33, key: `${AK}|not-the-secret|${TOKEN}`, other: REGION, models: CLAUDE, auto_ban: 0 },
+      via(bedrock),
+    );
+    const failed = await r.s.root.get(`/api/channel/test/${wrong}`);
+    expect(failed.body.success).toBe(false);
+    expect(failed.body.message).toContain("The request signature we calculated does not match");
+    expect(failed.body.message).not.toContain("not-the-secret");
+    await r.s.root.put("/api/channel/", { id: wrong, status: 2 });
+    await r.s.ctx.relay.routes.rebuild();
   });
 
   test("wrong AWS credentials: the upstream's 403 is a clear upstream_auth_error, the channel is auto-disabled, keys never echoed", async () => {
