@@ -105,7 +105,12 @@ const TABLE = {
   26: { name: "ZhipuV4", baseUrl: "https://open.bigmodel.cn" },
   27: { name: "Perplexity", baseUrl: "https://api.perplexity.ai" },
   31: { name: "LingYiWanWu", baseUrl: "https://api.lingyiwanwu.com", listsModels: true },
-  33: { name: "AWS", baseUrl: "" },
+  33: {
+    name: "AWS",
+    baseUrl: "",
+    listsModels: true,
+    other: { meaning: "region", example: "us-east-1", asked: true },
+  },
   34: { name: "Cohere", baseUrl: "https://api.cohere.ai" },
   35: { name: "MiniMax", baseUrl: "https://api.minimax.chat" },
   36: { name: "SunoAPI", baseUrl: "", baseUrlRequired: true, ownModels: true },

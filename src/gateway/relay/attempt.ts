@@ -8,7 +8,8 @@ import { postUpstream, UnsendableRequestError } from "../upstream/client";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { BadReplyError } from "../upstream/response-parser";
 import { providerFor } from "./providers/registry";
-import type { Provider, UpstreamCall, UpstreamError } from "./providers/types";
+import { ChannelSetupError } from "./providers/channel";
+import type { Provider, UpstreamCall, UpstreamError, UpstreamRequest } from "./providers/types";
 
 export type AttemptResult =
   | { ok: true; response: UpstreamReply }
@@ -53,7 +54,14 @@ export async function attemptUpstream(
   gate: UpstreamGate,
   provider: Provider = providerFor(channel.row.type),
 ): Promise<AttemptResult> {
-  const { url, headers, body = call.body } = provider.request(channel.row, call);
+  let request: UpstreamRequest;
+  try {
+    request = provider.request(channel.row, call);
+  } catch (error) {
+    if (!(error instanceof ChannelSetupError)) throw error;
+    return { ok: false, failure: { status: 0, message: error.message }, upstreamCode: "channel_misconfigured" };
+  }
+  const { url, headers, body = call.body } = request;
   if (!url.startsWith("http")) {
     return { ok: false, failure: { status: 0, message: "the channel has no base URL configured" } };
   }

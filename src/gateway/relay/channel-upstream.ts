@@ -4,8 +4,9 @@ import { refuse } from "../../service/errors";
 import { channelTypeName } from "../../shared/channel-types";
 import { nowSeconds } from "../../shared/time";
 import { getUpstreamJson } from "../upstream/get-json";
-import { channelBaseUrl } from "./providers/channel";
+import { ChannelSetupError, channelBaseUrl } from "./providers/channel";
 import { providerFor } from "./providers/registry";
+import type { ModelListing } from "./providers/types";
 
 const LISTING = "fetching the model list";
 const BALANCE = "querying the balance";
@@ -17,15 +18,27 @@ const baseOf = (channel: UpstreamChannel, what: string): string =>
 const unsupported = (what: string, type: number): never =>
   refuse(`${what} is not supported for channel type ${channelTypeName(type)}`);
 
+/** A page's address; a family may address its list by other settings (a region) than the base URL. */
+function pageUrl(listing: ModelListing, base: string, channel: UpstreamChannel, cursor: string | undefined): string {
+  let url: string;
+  try {
+    url = listing.url(base, channel, cursor);
+  } catch (error) {
+    if (error instanceof ChannelSetupError) refuse(`${LISTING} failed: ${error.message}`);
+    throw error;
+  }
+  return url.startsWith("http") ? url : refuse(`${LISTING} failed: the channel has no base URL`);
+}
+
 /** Follows the pages from the first until one names no next cursor (or repeats its own), MAX_PAGES at the most; the ids in order, without repeats. */
 async function listModels(channel: UpstreamChannel, gate: UpstreamGate): Promise<string[]> {
   const listing = providerFor(channel.type).models ?? unsupported(LISTING, channel.type);
-  const base = baseOf(channel, LISTING);
-  const headers = listing.headers(channel);
+  const base = channelBaseUrl(channel);
   const ids: unknown[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < MAX_PAGES; pages++) {
-    const reply = await getUpstreamJson(listing.url(base, channel, cursor), headers, LISTING, gate);
+    const url = pageUrl(listing, base, channel, cursor);
+    const reply = await getUpstreamJson(url, listing.headers(channel, url), LISTING, gate);
     const { ids: more, next } =
       listing.page(reply) ?? refuse(`${LISTING} failed: the upstream reply is not a model list`);
     ids.push(...more);

@@ -1,5 +1,6 @@
 import { anthropicProvider } from "./providers/anthropic/provider";
 import { azureProvider } from "./providers/azure/provider";
+import { bedrockProvider } from "./providers/bedrock/provider";
 import { geminiProvider } from "./providers/gemini/provider";
 import { openaiCompatibleProvider } from "./providers/openai-compatible/provider";
 import type { Provider } from "./providers/types";
@@ -10,6 +11,7 @@ const FAMILIES = new Map<Provider, string>([
   [azureProvider, "azure"],
   [anthropicProvider, "anthropic"],
   [geminiProvider, "gemini"],
+  [bedrockProvider, "bedrock"],
 ]);
 
 export const familyOf = (provider: Provider): string => FAMILIES.get(provider) ?? "openai";

@@ -279,7 +279,7 @@ async function deliver(
 ): Promise<Response> {
   const contentType = response.header("content-type") ?? "";
   const { mapStream, mapResponse } = provider;
-  if (s.req.stream && contentType.includes("text/event-stream")) {
+  if (s.req.stream && contentType.includes(provider.streamContentType ?? "text/event-stream")) {
     const arrived = mapStream ? undefined : response.arrived();
     const whole = wholeStreamIn(arrived, s.endpoint.kind, s.req.clientWantsUsage);
     if (whole) {

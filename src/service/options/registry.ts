@@ -53,6 +53,7 @@ const DEFAULT_DISABLE_KEYWORDS = [
   "You exceeded your current quota",
   "Permission denied",
   "The security token included in the request is invalid",
+  "The request signature we calculated does not match the signature you provided",
   "Operation not allowed",
   "Your account is not authorized",
 ].join("\n");

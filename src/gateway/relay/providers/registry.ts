@@ -1,6 +1,7 @@
 import { CHANNEL_TYPES } from "../../../shared/channel-types";
 import { anthropicProvider } from "./anthropic/provider";
 import { azureProvider } from "./azure/provider";
+import { bedrockProvider } from "./bedrock/provider";
 import { geminiProvider } from "./gemini/provider";
 import { openaiCompatibleProvider } from "./openai-compatible/provider";
 import type { Provider } from "./types";
@@ -11,6 +12,7 @@ export const PROVIDERS = [
   azureProvider,
   anthropicProvider,
   geminiProvider,
+  bedrockProvider,
 ] as const satisfies readonly Provider[];
 
 /** The family serving the types no other family claims (OpenAI's dialect). */

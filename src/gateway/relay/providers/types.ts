@@ -53,7 +53,8 @@ export interface ModelPage {
 export interface ModelListing {
   /** The page's address under the channel's base URL; `cursor` is the previous page's `next` (undefined first). */
   url(base: string, channel: ProviderChannel, cursor: string | undefined): string;
-  headers(channel: ProviderChannel): Record<string, string>;
+  /** `url` is the page's address (families that sign requests sign it). */
+  headers(channel: ProviderChannel, url?: string): Record<string, string>;
   /** The page a reply holds; undefined when the reply is not a model list. */
   page(reply: any): ModelPage | undefined;
 }
@@ -89,6 +90,8 @@ export interface Provider {
    * usage-only chunk (choices: []) when it reported one, then [DONE] when the upstream finished cleanly.
    */
   mapStream?(upstream: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array>;
+  /** The content type of the upstream's streamed replies, when it is not text/event-stream. */
+  readonly streamContentType?: string;
   /** What an error reply (parsed JSON) says. */
   errorOf(reply: unknown): UpstreamError;
   /** Present when the family's upstream lists its models. */
