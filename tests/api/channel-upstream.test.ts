@@ -38,7 +38,11 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
     });
 
     test("POST /api/channel/fetch_models uses the type, base URL and key given", async () => {
-      const reply = await admin.post("/api/channel/fetch_models", { type: 43, base_url: `${fake.url}/`, key: fake.key });
+      const reply = await admin.post("/api/channel/fetch_models", {
+        type: 43,
+        base_url: `${fake.url}/`,
+        key: fake.key,
+      });
       expect(reply.body.data).toEqual(fake.models);
     });
 
