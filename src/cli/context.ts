@@ -2,6 +2,8 @@ import { actingRoot } from "../service/accounts/acting-root";
 import { loadConfig, loadDotEnv, type Config } from "../service/config";
 import { openServiceContext, type ServiceContext } from "../service/context";
 import type { UserRow } from "../service/users/directory";
+import { serveChannelTypes } from "../service/channels/served-types";
+import { SERVED_TYPES } from "../gateway/relay/providers/registry";
 
 /** The configuration of the server, from the same environment (and .env file) the server reads. */
 export function cliConfig(): Config {
@@ -15,6 +17,7 @@ export function cliConfig(): Config {
  */
 export async function withService<T>(work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
   const ctx = await openServiceContext(cliConfig());
+  serveChannelTypes(SERVED_TYPES);
   try {
     return await work(ctx);
   } finally {

@@ -11,6 +11,8 @@ import { notFoundReply } from "./http/not-found";
 import { securityHeaders } from "./http/security-headers";
 import { isTooDeep, TOO_DEEP_MESSAGE } from "./http/too-deep";
 import { relayRoutes, relayServeRoutes } from "./relay";
+import { SERVED_TYPES } from "./relay/providers/registry";
+import { serveChannelTypes } from "../service/channels/served-types";
 
 const OPEN_BEFORE_SETUP = new Set(["/api/status", "/api/setup"]);
 export const NOT_INITIALIZED = "the system is not initialized yet, please create the root account at /setup first";
@@ -26,6 +28,7 @@ function pathOf(request: Request): string {
 /** Builds the HTTP application: the management API, the relay and the embedded console. */
 export function createApp(ctx: ServiceContext) {
   watchSetup(ctx);
+  serveChannelTypes(SERVED_TYPES);
   const cors = relayCors(ctx.config.relayCorsOrigins);
   // Bun's development mode (Elysia's default unless NODE_ENV=production at run time) would answer an
   // uncaught error with a page showing its stack.

@@ -75,8 +75,6 @@ const TABLE = {
   8: {
     name: "Custom",
     baseUrl: "",
-    listsModels: true,
-    reportsBalance: true,
     baseUrlRequired: true,
     baseUrlIsFullAddress: true,
   },
@@ -89,12 +87,16 @@ const TABLE = {
   15: { name: "Baidu", baseUrl: "https://aip.baidubce.com" },
   16: { name: "Zhipu", baseUrl: "https://open.bigmodel.cn" },
   17: { name: "Ali", baseUrl: "https://dashscope.aliyuncs.com" },
-  18: { name: "Xunfei", baseUrl: "", other: { meaning: "spark-version", example: "v3.5", asked: true } },
+  18: {
+    name: "Xunfei",
+    baseUrl: "https://spark-api-open.xf-yun.com",
+    other: { meaning: "spark-version", default: "v1", example: "v1", asked: true, optional: true },
+  },
   19: { name: "360", baseUrl: "https://api.360.cn", listsModels: true },
   20: { name: "OpenRouter", baseUrl: "https://openrouter.ai/api", listsModels: true },
   21: { name: "AIProxyLibrary", baseUrl: "https://api.aiproxy.io", other: KNOWLEDGE_BASE },
   22: { name: "FastGPT", baseUrl: "https://fastgpt.run/api/openapi", listsModels: true, other: KNOWLEDGE_BASE },
-  23: { name: "Tencent", baseUrl: "https://hunyuan.tencentcloudapi.com" },
+  23: { name: "Tencent", baseUrl: "https://api.hunyuan.cloud.tencent.com" },
   24: {
     name: "Gemini",
     baseUrl: "https://generativelanguage.googleapis.com",

@@ -38,7 +38,11 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
     });
 
     test("POST /api/channel/fetch_models uses the type, base URL and key given", async () => {
-      const reply = await admin.post("/api/channel/fetch_models", { type: 8, base_url: `${fake.url}/`, key: fake.key });
+      const reply = await admin.post("/api/channel/fetch_models", {
+        type: 43,
+        base_url: `${fake.url}/`,
+        key: fake.key,
+      });
       expect(reply.body.data).toEqual(fake.models);
     });
 
@@ -60,15 +64,15 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
       const unreachable = await admin.post("/api/channel/fetch_models", { type: 1, base_url: closed.url, key: "sk-x" });
       refused(unreachable, "fetching the model list failed: the upstream could not be reached");
       expectNoSecrets(unreachable, closed, "sk-x");
-      const baidu = await upstreamChannel({ type: 15 });
+      const perplexity = await upstreamChannel({ type: 27 });
       refused(
-        await admin.get(`/api/channel/fetch_models/${baidu}`),
-        "fetching the model list is not supported for channel type Baidu",
+        await admin.get(`/api/channel/fetch_models/${perplexity}`),
+        "fetching the model list is not supported for channel type Perplexity",
       );
       refused(await admin.post("/api/channel/fetch_models", { base_url: fake.url, key: "k" }), "type is required");
       refused(await admin.post("/api/channel/fetch_models", { type: 1, base_url: fake.url }), "key is required");
       refused(
-        await admin.post("/api/channel/fetch_models", { type: 8, key: "k" }),
+        await admin.post("/api/channel/fetch_models", { type: 47, key: "k" }),
         "fetching the model list failed: the channel has no base URL",
       );
       refused(await admin.get("/api/channel/fetch_models/999999"), "channel not found");
@@ -117,7 +121,7 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
     test("GET /api/channel/update_balance updates every enabled channel whose type reports a balance", async () => {
       await s.ctx.db.k.deleteFrom("channels").execute();
       await s.ctx.db.k.deleteFrom("abilities").execute();
-      const [a, b] = [await upstreamChannel(), await upstreamChannel({ type: 8 })];
+      const [a, b] = [await upstreamChannel(), await upstreamChannel({ name: "second" })];
       const disabled = await upstreamChannel({ status: 2 });
       await upstreamChannel({ type: 14 });
       await upstreamChannel({ key: "sk-bad" });

@@ -201,6 +201,11 @@ describe("tollgate apply refuses a bad file with one line, before writing anythi
       'channels "x": type must be a known channel type',
     ],
     ["missing required fields", "channels:\n  - { name: x, type: 1 }\n", 'channels "x": key is required'],
+    [
+      "a type no provider serves",
+      "channels:\n  - { name: x, type: Replicate, key: k, models: a, groups: default }\n",
+      'channels "x": channel type Replicate (56) has no provider in this gateway: choose another type',
+    ],
     ["a root user", "users:\n  - { username: boss, role: root }\n", 'users "boss": apply cannot create a root user'],
     [
       "a token of nobody",

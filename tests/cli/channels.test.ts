@@ -72,10 +72,14 @@ describe("tollgate channel add / list / show", () => {
     expect(result.stdout).toBe("created channel claude #1 (id 3)\ncreated channel claude #2 (id 4)\n");
   });
 
-  test("add refuses an unknown type, a missing field and a bad option value", async () => {
+  test("add refuses an unknown type, a type no provider serves, a missing field and a bad option value", async () => {
     await refused(
       ["channel", "add", "--type", "nope", "--name", "x", "--key", "k", "--models", "a", "--groups", "default"],
       'unknown channel type "nope": give its number or a name such as OpenAI or Anthropic',
+    );
+    await refused(
+      ["channel", "add", "--type", "replicate", "--name", "x", "--key", "k", "--models", "a", "--groups", "default"],
+      "channel type Replicate (56) has no provider in this gateway: choose another type",
     );
     await refused(
       ["channel", "add", "--type", "1", "--name", "x", "--key", "k", "--models", "a"],

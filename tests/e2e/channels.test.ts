@@ -111,31 +111,37 @@ describe("channel drawer", () => {
     expect(items.map((c: { name: string }) => c.name).sort()).toEqual([`${name} #1`, `${name} #2`, `${name} #3`]);
   });
 
-  test("fields by type: Azure asks for its API version, Vertex AI's region defaults to us-central1, knowledge-base types ask for the id", async () => {
+  test("fields by type: Azure asks for its API version, Spark's version defaults to v1, Cloudflare asks for the account id; only types with a provider are offered", async () => {
     await ui.page.goto("/channel/add");
     const type = form().locator("select[name=type]");
+    await type.locator("option[value='3']").waitFor({ state: "attached" });
+    const offered = await type
+      .locator("option")
+      .evaluateAll((options) => options.map((o) => Number(o.getAttribute("value"))));
+    expect(offered).toEqual((await ui.session.root.get("/api/channel/types")).body.data);
+    expect(offered).not.toContain(56);
     await type.selectOption("3");
     expect(await form().locator("input[name=other]").inputValue()).toBe("2025-04-01-preview");
-    expect(
-      await form()
+    const otherLegend = () =>
+      form()
         .locator("fieldset", { has: ui.page.locator("input[name=other]") })
         .locator("legend")
-        .textContent(),
-    ).toBe("API version");
-    await type.selectOption("41");
-    expect(await form().locator("input[name=other]").inputValue()).toBe("us-central1");
+        .textContent();
+    expect(await otherLegend()).toBe("API version");
+    await type.selectOption("18");
+    expect(await form().locator("input[name=other]").inputValue()).toBe("v1");
+    expect(await otherLegend()).toBe("Spark version");
+    expect(await form().locator("input[name=base_url]").getAttribute("placeholder")).toBe(
+      "https://spark-api-open.xf-yun.com",
+    );
     await type.selectOption("1");
     expect(await form().locator("input[name=other]").count()).toBe(0);
     expect(await form().locator("input[name=openai_organization]").count()).toBe(1);
-    await type.selectOption("21");
-    await form().locator("input[name=name]").fill("kb");
-    await form().locator("input[name=base_url]").fill(upstream.url);
-    await form().locator("textarea[name=key]").fill("sk-kb");
+    await type.selectOption("39");
+    await form().locator("input[name=name]").fill("cf");
+    await form().locator("textarea[name=key]").fill("cf-token");
     await submitForm();
-    expect(await toastText(ui.page, "error")).toBe("Please fill in: Knowledge base ID");
-    await type.selectOption("36");
-    await form().locator("[data-testid=models] [data-model]").first().waitFor();
-    expect((await modelChips()).every((m) => m?.startsWith("suno_"))).toBe(true);
+    expect(await toastText(ui.page, "error")).toBe("Please fill in: Account ID");
   });
 
   test("the Responses API mode: offered for OpenAI-family types only, saved as setting.responses_api beside the other settings", async () => {

@@ -1,9 +1,18 @@
 import { describe, expect, test } from "bun:test";
-import { PROVIDERS, providerFor } from "../../src/gateway/relay/providers/registry";
+import { claimantOf, PROVIDERS, providerFor, SERVED_TYPES } from "../../src/gateway/relay/providers/registry";
+import { unservedProvider } from "../../src/gateway/relay/providers/unserved";
 import { CHANNEL_TYPES, otherStartOf } from "../../src/shared/channel-types";
 
 const shared = [...CHANNEL_TYPES.values()];
-const claimed = PROVIDERS.flatMap((p) => (p.types === "rest" ? [] : p.types.map((type) => ({ type, provider: p }))));
+const claimed = PROVIDERS.flatMap((p) => p.types.map((type) => ({ type, provider: p })));
+const listsFor = (type: number) => {
+  const models = providerFor(type).models;
+  return Boolean(models && (!models.types || models.types.has(type)));
+};
+const reportsFor = (type: number) => {
+  const balance = providerFor(type).balance;
+  return Boolean(balance && (!balance.types || balance.types.has(type)));
+};
 
 describe("the providers' registry agrees with the shared channel-type table", () => {
   test("every type a family claims is a known channel type, claimed by one family only", () => {
@@ -11,15 +20,23 @@ describe("the providers' registry agrees with the shared channel-type table", ()
     expect(new Set(claimed.map((c) => c.type)).size).toBe(claimed.length);
   });
 
-  test("one family serves the types no other family claims", () => {
-    const rest = PROVIDERS.filter((p) => p.types === "rest");
-    expect(rest.length).toBe(1);
+  test("no silent fallback: a type no family claims has no claimant, and its stand-in serves nothing and refuses", () => {
     for (const { id } of shared) {
-      const owner = claimed.find((c) => c.type === id)?.provider ?? rest[0];
-      expect(providerFor(id)).toBe(owner!);
+      const owner = claimed.find((c) => c.type === id)?.provider;
+      expect(claimantOf(id)).toBe(owner);
+      expect(providerFor(id)).toBe(owner ?? unservedProvider);
     }
-    expect(providerFor(0)).toBe(rest[0]!);
-    expect(providerFor(10_000)).toBe(rest[0]!);
+    expect(claimantOf(0)).toBeUndefined();
+    expect(claimantOf(10_000)).toBeUndefined();
+    expect(unservedProvider.endpoints!.size).toBe(0);
+    const channel = { type: 56, key: "k", base_url: "", other: "" };
+    const call = { path: "/v1/chat/completions", model: "m", body: "{}", contentType: null, stream: false };
+    expect(() => unservedProvider.request(channel, call)).toThrow("channel type Replicate (56) has no provider");
+  });
+
+  test("the types offered (the served list) are exactly the types some family claims, each a known type", () => {
+    expect(SERVED_TYPES).toEqual([...new Set(claimed.map((c) => c.type))].sort((a, b) => a - b));
+    for (const type of SERVED_TYPES) expect(CHANNEL_TYPES.has(type)).toBe(true);
   });
 
   test("what a blank `other` stands for is the same to the family and in the shared table (the console's default)", () => {
@@ -37,31 +54,11 @@ describe("the providers' registry agrees with the shared channel-type table", ()
     expect(otherStartOf(41)).toBe("us-central1");
   });
 
-  test("every type the shared table says lists models or reports a balance has a family that does it", () => {
-    for (const type of shared) {
-      if (type.listsModels)
-        expect({ type: type.name, lists: Boolean(providerFor(type.id).models) }).toEqual({
-          type: type.name,
-          lists: true,
-        });
-      if (type.reportsBalance)
-        expect({ type: type.name, reports: Boolean(providerFor(type.id).balance) }).toEqual({
-          type: type.name,
-          reports: true,
-        });
-    }
-  });
-
-  test("a family that claims its types by number lists models for each of them exactly when the shared table says so", () => {
-    for (const { type, provider } of claimed) {
-      expect({ type, lists: Boolean(provider.models) }).toEqual({
-        type,
-        lists: Boolean(CHANNEL_TYPES.get(type)!.listsModels),
-      });
-      expect({ type, reports: Boolean(provider.balance) }).toEqual({
-        type,
-        reports: Boolean(CHANNEL_TYPES.get(type)!.reportsBalance),
-      });
+  test("every served type lists models and reports a balance exactly when the shared table says so", () => {
+    for (const type of SERVED_TYPES) {
+      const facts = CHANNEL_TYPES.get(type)!;
+      expect({ type, lists: listsFor(type) }).toEqual({ type, lists: Boolean(facts.listsModels) });
+      expect({ type, reports: reportsFor(type) }).toEqual({ type, reports: Boolean(facts.reportsBalance) });
     }
   });
 });

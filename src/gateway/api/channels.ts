@@ -10,6 +10,7 @@ import { revealChannelKey } from "../../service/channels/key";
 import { getChannel, listChannels } from "../../service/channels/list";
 import { knownModels, modelsByType } from "../../service/channels/models";
 import { editTag, setTagStatus, tagChannels } from "../../service/channels/tags";
+import { offeredChannelTypes } from "../../service/channels/served-types";
 import { updateChannel } from "../../service/channels/update";
 import type { ServiceContext } from "../../service/context";
 import type { Input } from "../../service/input";
@@ -53,6 +54,7 @@ export const channelRoutes = (ctx: ServiceContext, upstream = providerUpstream) 
     .get("/api/channel/", list)
     .get("/api/channel/search", list)
     .get("/api/channel/models", async ({ request }) => ok(await knownModels(ctx, await admin(request))))
+    .get("/api/channel/types", async ({ request }) => ok(offeredChannelTypes(await admin(request))))
     .get("/api/models", async ({ request }) => ok(await modelsByType(ctx, await admin(request))))
     .get("/api/channel/update_balance", async ({ request }) =>
       ok(await updateAllBalances(ctx, upstream, await admin(request))),

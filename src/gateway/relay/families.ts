@@ -4,6 +4,7 @@ import { bedrockProvider } from "./providers/bedrock/provider";
 import { geminiProvider } from "./providers/gemini/provider";
 import { openaiCompatibleProvider } from "./providers/openai-compatible/provider";
 import type { Provider } from "./providers/types";
+import { unservedProvider } from "./providers/unserved";
 
 /** Each family's name, as the log row's `other.family` records it and dialects name their native family. */
 const FAMILIES = new Map<Provider, string>([
@@ -12,6 +13,7 @@ const FAMILIES = new Map<Provider, string>([
   [anthropicProvider, "anthropic"],
   [geminiProvider, "gemini"],
   [bedrockProvider, "bedrock"],
+  [unservedProvider, "none"],
 ]);
 
 export const familyOf = (provider: Provider): string => FAMILIES.get(provider) ?? "openai";

@@ -20,7 +20,8 @@ import { nativeCall, nativeProvider } from "./native-request";
 import { rememberReply } from "./stored-replies";
 import { bytesReader, type UpstreamReply } from "../upstream/reply";
 import type { RelayRequest } from "./parse";
-import { providerFor } from "./providers/registry";
+import { claimantOf, providerFor } from "./providers/registry";
+import { unservedMessage } from "./providers/unserved";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
 import { wholeStreamIn } from "./whole-stream";
@@ -108,7 +109,9 @@ function unservedEndpoint(s: CallState, channel: RouteChannel): AttemptResult & 
     ok: false,
     failure: {
       status: 400,
-      message: `${s.req.path} is not supported by ${family} channels (channel type ${channel.row.type})`,
+      message: claimantOf(channel.row.type)
+        ? `${s.req.path} is not supported by ${family} channels (channel type ${channel.row.type})`
+        : unservedMessage(channel.row.type),
     },
     upstreamCode: "unsupported_endpoint",
     upstreamType: "invalid_request_error",

@@ -1,9 +1,10 @@
 import type { ChannelPatch } from "../../db/schema";
-import { CHANNEL_TYPES, ChannelStatus } from "../../shared/channel-types";
+import { CHANNEL_TYPES, ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { refuse } from "../errors";
 import { integerOf, withinLength, type Input } from "../input";
 import { modelMappingOf, settingOf, statusCodeMappingOf } from "./json-fields";
 import { listOf, refuseRepeats } from "./lists";
+import { servedTypeOf } from "./served-types";
 
 /** The fields an admin sets; the rest (balance, used quota, response time, other_info) are the server's. */
 export type ChannelFields = Omit<
@@ -36,10 +37,7 @@ const long =
     return Buffer.byteLength(text) > TEXT_BYTES ? refuse(`${name} is too long`) : text;
   };
 
-function typeOf(value: unknown): number {
-  const type = integerOf(value, "type");
-  return CHANNEL_TYPES.has(type) ? type : refuse("type must be a known channel type");
-}
+const typeOf = (value: unknown): number => servedTypeOf(integerOf(value, "type"));
 
 function baseUrlOf(value: unknown): string {
   const url = withinLength(stringOf(value, "base_url").replace(/\/+$/, ""), 512, "base_url");
@@ -131,4 +129,7 @@ export function refuseIncomplete(channel: ChannelFields): void {
   if (!channel.key) refuse("key is required");
   if (!channel.models) refuse("models are required");
   if (!channel.group) refuse("groups are required");
+  const other = CHANNEL_TYPES.get(channel.type!)?.other;
+  if (other?.asked && !other.optional && !other.default && !channel.other?.trim())
+    refuse(`other (${other.meaning}) is required for channel type ${channelTypeName(channel.type!)}`);
 }

@@ -15,9 +15,11 @@ import { JsonFields } from "./JsonFields";
 import { ModelPicker } from "./ModelPicker";
 import { ResponsesApiField } from "./ResponsesApiField";
 import { TypeFields } from "./TypeFields";
+import { useTypeOptions } from "./use-type-options";
 import { useDraftCheck } from "./use-draft-check";
 
-const TYPE_OPTIONS = [...CHANNEL_TYPES.values()].map((type) => ({ value: String(type.id), label: type.name }));
+/** Custom channels' address names the model with it (the relay replaces it). */
+const MODEL_PLACEHOLDER = "{model}";
 
 /** Creates a channel (id absent; batch keys one per line) or edits one (a blank key keeps the stored key). */
 export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: () => void; onCancel: () => void }) {
@@ -26,6 +28,7 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
   const creating = id === undefined;
   const [draft, setDraft] = useState<ChannelDraft | null>(creating ? NEW_CHANNEL : null);
   const [batch, setBatch] = useState(false);
+  const typeOptions = useTypeOptions(draft?.type ?? NEW_CHANNEL.type);
   useEffect(() => {
     if (id !== undefined)
       void api.get<ChannelView>(`/api/channel/${id}`).then((reply) => reply.ok && setDraft(draftOf(reply.data)));
@@ -61,18 +64,12 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
   };
   const facts = CHANNEL_TYPES.get(draft.type);
   const baseUrlHint = facts?.baseUrlIsFullAddress
-    ? t`The full address requests are sent to`
+    ? t`The full address requests are sent to; ${MODEL_PLACEHOLDER} in it stands for the upstream model`
     : t`Leave blank for the type's default address`;
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-1" data-testid="channel-form">
-      <SelectField
-        label={t`Type`}
-        name="type"
-        value={String(draft.type)}
-        options={TYPE_OPTIONS}
-        onChange={changeType}
-      />
+      <SelectField label={t`Type`} name="type" value={String(draft.type)} options={typeOptions} onChange={changeType} />
       <TextField label={t`Name`} name="name" value={draft.name} onChange={set("name")} />
       <TextField
         label={t`Base URL`}

@@ -1,10 +1,10 @@
-import { CHANNEL_TYPES } from "../../../shared/channel-types";
 import { anthropicProvider } from "./anthropic/provider";
 import { azureProvider } from "./azure/provider";
 import { bedrockProvider } from "./bedrock/provider";
 import { geminiProvider } from "./gemini/provider";
 import { openaiCompatibleProvider } from "./openai-compatible/provider";
 import type { Provider } from "./types";
+import { unservedProvider } from "./unserved";
 
 /** Every upstream family, one line each. */
 export const PROVIDERS = [
@@ -15,13 +15,16 @@ export const PROVIDERS = [
   bedrockProvider,
 ] as const satisfies readonly Provider[];
 
-/** The family serving the types no other family claims (OpenAI's dialect). */
-const REST: Provider = PROVIDERS.find((p) => p.types === "rest")!;
+const BY_TYPE = new Map<number, Provider>(PROVIDERS.flatMap((p) => p.types.map((type) => [type, p] as const)));
 
-/** Indexed by channel type number: the relay looks a channel's family up on every call. */
-const BY_TYPE: Provider[] = Array.from({ length: Math.max(...CHANNEL_TYPES.keys()) + 1 }, () => REST);
-for (const provider of PROVIDERS)
-  if (provider.types !== "rest") for (const type of provider.types) BY_TYPE[type] = provider;
+/** The channel types some family serves, in number order: the only types a channel may be created with. */
+export const SERVED_TYPES: readonly number[] = [...BY_TYPE.keys()].sort((a, b) => a - b);
 
-/** The module for a channel type; every type no family claims speaks the OpenAI dialect. */
-export const providerFor = (type: number): Provider => BY_TYPE[type] ?? REST;
+/** The family claiming the type, or undefined: nothing treats an unclaimed type as another family's. */
+export const claimantOf = (type: number): Provider | undefined => BY_TYPE.get(type);
+
+/**
+ * The module for a channel type. A channel whose type no family serves (stored before its family was removed)
+ * gets the unserved stand-in: it serves no endpoint, so the relay passes such a channel over with a clear refusal.
+ */
+export const providerFor = (type: number): Provider => BY_TYPE.get(type) ?? unservedProvider;

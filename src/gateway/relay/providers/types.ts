@@ -51,6 +51,8 @@ export interface ModelPage {
 
 /** How the family's upstream lists its models (GETs of JSON, page after page). */
 export interface ModelListing {
+  /** The family's types whose upstream lists models; absent: all of them. */
+  readonly types?: ReadonlySet<number>;
   /** The page's address under the channel's base URL; `cursor` is the previous page's `next` (undefined first). */
   url(base: string, channel: ProviderChannel, cursor: string | undefined): string;
   /** `url` is the page's address (families that sign requests sign it). */
@@ -61,6 +63,8 @@ export interface ModelListing {
 
 /** How the family's upstream reports the account's balance (GETs of JSON, in order). */
 export interface BalanceQuery {
+  /** The family's types whose upstream reports a balance; absent: all of them. */
+  readonly types?: ReadonlySet<number>;
   /** The addresses to read under the channel's base URL, `now` in unix seconds. */
   urls(base: string, now: number): string[];
   headers(channel: ProviderChannel): Record<string, string>;
@@ -75,8 +79,8 @@ export interface BalanceQuery {
  * through untouched. Providers are pure: they decide nothing about money and touch no storage.
  */
 export interface Provider {
-  /** The channel types served (facts in src/shared/channel-types.ts); "rest": every type no other family claims. */
-  readonly types: readonly number[] | "rest";
+  /** The channel types served (facts in src/shared/channel-types.ts); a type no family claims has no provider. */
+  readonly types: readonly number[];
   /** What a blank `other` stands for, for a family that reads `other`. */
   readonly otherDefault?: string;
   /** May throw a RelayError (400) for a request the family cannot express. */
