@@ -265,7 +265,11 @@ describe.each(DIALECTS)("AWS Bedrock channels (type 33) on %s", (dialect) => {
     expect(error.status).toBe(502);
     expect(error.message).toContain('the AWS channel\'s region "mars-1" is not an AWS region (e.g. us-east-1)');
     expect(JSON.stringify(error.error)).not.toContain(SK);
-    await r.s.root.put("/api/channel/", { id, other: "" });
+    const blanked = await r.s.root.put("/api/channel/", { id, other: "" });
+    expect(blanked.body).toMatchObject({ success: false });
+    expect(blanked.body.message).toContain("is required for channel type");
+    // A channel stored before that rule, with no region: the call names the missing setting.
+    await r.s.ctx.db.k.updateTable("channels").set({ other: "" }).where("id", "=", id).execute();
     await r.s.ctx.relay.routes.rebuild();
     const none = await failure(r.openai().chat.completions.create({ model: "claude-mars", messages: question }));
     expect(none.message).toContain("the AWS channel has no region");
