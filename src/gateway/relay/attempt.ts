@@ -7,8 +7,10 @@ import { viaProxy } from "../../service/egress/proxy";
 import { postUpstream, UnsendableRequestError } from "../upstream/client";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { BadReplyError } from "../upstream/response-parser";
+import { ChannelConfigError } from "../../shared/channel-config-error";
+import { tokenFor } from "./minted-token";
 import { providerFor } from "./providers/registry";
-import type { Provider, UpstreamCall, UpstreamError } from "./providers/types";
+import type { Provider, UpstreamCall, UpstreamError, UpstreamRequest } from "./providers/types";
 
 export type AttemptResult =
   | { ok: true; response: UpstreamReply }
@@ -53,7 +55,20 @@ export async function attemptUpstream(
   gate: UpstreamGate,
   provider: Provider = providerFor(channel.row.type),
 ): Promise<AttemptResult> {
-  const { url, headers, body = call.body } = provider.request(channel.row, call);
+  let token: string | undefined;
+  if (provider.grant) {
+    const minted = await tokenFor(provider.grant, channel, gate);
+    if (!minted.ok) return minted;
+    token = minted.token;
+  }
+  let request: UpstreamRequest;
+  try {
+    request = provider.request(channel.row, call, token);
+  } catch (error) {
+    if (!(error instanceof ChannelConfigError)) throw error;
+    return { ok: false, failure: { status: 0, message: error.message }, upstreamCode: "channel_misconfigured" };
+  }
+  const { url, headers, body = call.body } = request;
   if (!url.startsWith("http")) {
     return { ok: false, failure: { status: 0, message: "the channel has no base URL configured" } };
   }

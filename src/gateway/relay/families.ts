@@ -3,6 +3,7 @@ import { azureProvider } from "./providers/azure/provider";
 import { geminiProvider } from "./providers/gemini/provider";
 import { openaiCompatibleProvider } from "./providers/openai-compatible/provider";
 import type { Provider } from "./providers/types";
+import { vertexProvider } from "./providers/vertex/provider";
 
 /** Each family's name, as the log row's `other.family` records it and dialects name their native family. */
 const FAMILIES = new Map<Provider, string>([
@@ -10,6 +11,7 @@ const FAMILIES = new Map<Provider, string>([
   [azureProvider, "azure"],
   [anthropicProvider, "anthropic"],
   [geminiProvider, "gemini"],
+  [vertexProvider, "vertex"],
 ]);
 
 export const familyOf = (provider: Provider): string => FAMILIES.get(provider) ?? "openai";

@@ -4,6 +4,7 @@ import { azureProvider } from "./azure/provider";
 import { geminiProvider } from "./gemini/provider";
 import { openaiCompatibleProvider } from "./openai-compatible/provider";
 import type { Provider } from "./types";
+import { vertexProvider } from "./vertex/provider";
 
 /** Every upstream family, one line each. */
 export const PROVIDERS = [
@@ -11,6 +12,7 @@ export const PROVIDERS = [
   azureProvider,
   anthropicProvider,
   geminiProvider,
+  vertexProvider,
 ] as const satisfies readonly Provider[];
 
 /** The family serving the types no other family claims (OpenAI's dialect). */
