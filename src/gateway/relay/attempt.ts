@@ -8,7 +8,7 @@ import { postUpstream, UnsendableRequestError } from "../upstream/client";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { BadReplyError } from "../upstream/response-parser";
 import { ChannelConfigError } from "../../shared/channel-config-error";
-import { tokenFor } from "./minted-token";
+import { misconfigured, tokenFor } from "./minted-token";
 import { providerFor } from "./providers/registry";
 import type { Provider, UpstreamCall, UpstreamError, UpstreamRequest } from "./providers/types";
 
@@ -66,7 +66,7 @@ export async function attemptUpstream(
     request = provider.request(channel.row, call, token);
   } catch (error) {
     if (!(error instanceof ChannelConfigError)) throw error;
-    return { ok: false, failure: { status: 0, message: error.message }, upstreamCode: "channel_misconfigured" };
+    return misconfigured(error);
   }
   const { url, headers, body = call.body } = request;
   if (!url.startsWith("http")) {

@@ -57,14 +57,20 @@ async function mint(grant: TokenGrant, channel: RouteChannel, gate: UpstreamGate
   return minted;
 }
 
+/** A channel whose own settings cannot address its upstream: its fault (another channel is tried), named. */
+export const misconfigured = (error: ChannelConfigError) => ({
+  ok: false as const,
+  failure: { status: 0, message: error.message },
+  upstreamCode: "channel_misconfigured",
+});
+
 /**
  * The failure of a mint: a refusal (4xx) is about the channel's credentials and fails as a 401 (the relay's rule
  * makes that a 502 upstream_auth_error and auto-disables the channel); a failing endpoint (5xx) keeps its status.
  */
 function failureOf(error: unknown, channel: RouteChannel): { failure: AttemptFailure; upstreamCode?: string } {
   const masked = (message: string) => maskUpstreamText(message, [channel.row.key, channel.row.base_url]);
-  if (error instanceof ChannelConfigError)
-    return { failure: { status: 0, message: error.message }, upstreamCode: "channel_misconfigured" };
+  if (error instanceof ChannelConfigError) return misconfigured(error);
   if (error instanceof TokenRefusal) {
     const status = error.status < 500 ? 401 : error.status;
     const message = masked(

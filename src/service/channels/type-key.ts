@@ -1,7 +1,16 @@
+import { createPrivateKey } from "node:crypto";
 import { CHANNEL_TYPES } from "../../shared/channel-types";
 import { isVertexRegion, ServiceAccountKeyError, serviceAccountOf } from "../../shared/service-account";
 import { refuse } from "../errors";
 import type { ChannelFields } from "./fields";
+
+function isRsaKey(pem: string): boolean {
+  try {
+    return createPrivateKey(pem).asymmetricKeyType === "rsa";
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A channel whose type takes a service account's JSON key must hold a usable one, and a region (when set) must
@@ -11,7 +20,9 @@ export function refuseUnusableKey(channel: ChannelFields): void {
   const facts = CHANNEL_TYPES.get(channel.type ?? -1);
   if (facts?.keyIsServiceAccount && channel.key !== undefined) {
     try {
-      serviceAccountOf(channel.key);
+      const { private_key } = serviceAccountOf(channel.key);
+      if (!isRsaKey(private_key))
+        throw new ServiceAccountKeyError("private_key could not be read as an RSA private key");
     } catch (error) {
       if (error instanceof ServiceAccountKeyError) refuse(error.message);
       throw error;

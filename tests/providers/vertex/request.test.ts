@@ -107,9 +107,11 @@ describe("Vertex AI requests (channel type 41)", () => {
       ...account.json,
       private_key: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
     });
-    expect(vertexProvider.grant!.request(channel({ key }))).rejects.toThrow(
+    await expect(vertexProvider.grant!.request(channel({ key }))).rejects.toThrow(
       "private_key could not be read as an RSA private key",
     );
+    // A failed key read must leave nothing behind for the next hash (WebCrypto's importKey did, on Bun).
+    expect(new Bun.CryptoHasher("sha256", "secret").update("value").digest("hex")).toHaveLength(64);
   });
 
   test("the token endpoint's reply gives the token and its lifetime", () => {

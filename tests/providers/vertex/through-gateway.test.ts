@@ -192,6 +192,16 @@ describe.each(DIALECTS)("Vertex AI channels (type 41) through the gateway on %s"
       success: false,
       message: "the key is not a service account's JSON key: client_email missing",
     });
+    const notRsa = await create({
+      key: JSON.stringify({
+        ...account.json,
+        private_key: "-----BEGIN PRIVATE KEY-----\nSECRET\n-----END PRIVATE KEY-----",
+      }),
+    });
+    expect(notRsa.body).toMatchObject({
+      success: false,
+      message: "the key is not a service account's JSON key: private_key could not be read as an RSA private key",
+    });
     const region = await create({ key: account.key, other: "mars-north" });
     expect(region.body).toMatchObject({ success: false });
     expect(region.body.message).toContain('region "mars-north" is not a Vertex AI region');
@@ -236,5 +246,19 @@ describe.each(DIALECTS)("Vertex AI channels (type 41) through the gateway on %s"
       .executeTakeFirstOrThrow();
     expect(row.status).toBe(3);
     await r.s.ctx.options.set("AutomaticDisableChannelEnabled", false);
+  });
+
+  test("a stored channel whose region is unusable (written around the API) fails with a clear 502 naming the region", async () => {
+    const model = "gemini-1.5-pro";
+    await r.setPrices({ [model]: 1 });
+    const id = await r.addChannel({ type: 41, key: account.key, models: model }, vertex);
+    await r.s.ctx.db.k.updateTable("channels").set({ other: "moon base" }).where("id", "=", id).execute();
+    await r.s.ctx.relay.routes.rebuild();
+    const sent = vertex.requests.length;
+    const error = await failure(r.openai().chat.completions.create({ model, messages: hi }));
+    expect(error.status).toBe(502);
+    expect(error.code).toBe("channel_misconfigured");
+    expect(error.message).toContain('the channel\'s region "moon base" is not a Vertex AI region');
+    expect(vertex.requests.length).toBe(sent);
   });
 });

@@ -65,7 +65,7 @@ describe("upstream tokens are minted once per account and kept until shortly bef
     const { mint, start } = manualMint();
     const calls = [cache.get("a", start), cache.get("a", start)];
     mint.fail(new Error("refused"));
-    for (const call of calls) expect(call).rejects.toThrow("refused");
+    for (const call of calls) await expect(call).rejects.toThrow("refused");
     await Promise.allSettled(calls);
     const again = cache.get("a", start);
     mint.release();

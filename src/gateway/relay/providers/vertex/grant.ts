@@ -1,4 +1,5 @@
-import { importPKCS8, SignJWT } from "jose";
+import { createPrivateKey, type KeyObject } from "node:crypto";
+import { SignJWT } from "jose";
 import { ServiceAccountKeyError, serviceAccountOf } from "../../../../shared/service-account";
 import type { TokenGrant } from "../types";
 
@@ -7,12 +8,18 @@ const SCOPE = "https://www.googleapis.com/auth/cloud-platform";
 /** The longest lifetime Google grants a service account's assertion. */
 const ASSERTION_LIFETIME = "1h";
 
-async function signingKey(pem: string) {
+/**
+ * Read with node:crypto rather than WebCrypto's importKey: Bun's importKey leaves a failed parse on OpenSSL's error
+ * queue, and the next HMAC (how access tokens are looked up) then throws it.
+ */
+export function signingKey(pem: string): KeyObject {
+  let key: KeyObject | undefined;
   try {
-    return await importPKCS8(pem, "RS256");
-  } catch {
+    key = createPrivateKey(pem);
+  } catch {}
+  if (key?.asymmetricKeyType !== "rsa")
     throw new ServiceAccountKeyError("private_key could not be read as an RSA private key");
-  }
+  return key;
 }
 
 /**
@@ -32,7 +39,7 @@ export const serviceAccountGrant: TokenGrant = {
       .setAudience(account.token_uri)
       .setIssuedAt()
       .setExpirationTime(ASSERTION_LIFETIME)
-      .sign(await signingKey(account.private_key));
+      .sign(signingKey(account.private_key));
     return {
       url: account.token_uri,
       contentType: "application/x-www-form-urlencoded",
