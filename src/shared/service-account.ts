@@ -25,8 +25,22 @@ function parsed(key: string): Record<string, unknown> {
   throw new ServiceAccountKeyError("it is not a JSON object (paste the whole downloaded .json file)");
 }
 
+/** Keys read, so a channel's key is parsed once, not on every call. */
+const read = new Map<string, ServiceAccount>();
+const READ_KEPT = 256;
+
 /** The service account a channel's key holds (the whole key is one JSON object). */
 export function serviceAccountOf(key: string): ServiceAccount {
+  let account = read.get(key);
+  if (!account) {
+    account = accountOf(key);
+    if (read.size >= READ_KEPT) read.clear();
+    read.set(key, account);
+  }
+  return account;
+}
+
+function accountOf(key: string): ServiceAccount {
   const json = parsed(key.trim());
   const missing = REQUIRED.filter((name) => typeof json[name] !== "string" || !(json[name] as string).trim());
   if (missing.length) throw new ServiceAccountKeyError(`${missing.join(", ")} missing`);
