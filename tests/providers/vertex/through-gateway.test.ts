@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenAI } from "@google/genai";
 import type OpenAI from "openai";
 import { DIALECTS } from "../../support/databases";
@@ -163,6 +164,24 @@ describe.each(DIALECTS)("Vertex AI channels (type 41) through the gateway on %s"
       const log = await billed(before, quotaOf(DEFAULT_PROMPT_TOKENS, WORDS));
       expect(JSON.parse(log.other)).toMatchObject({ inbound: "gemini" });
     });
+
+  test("Anthropic inbound (@anthropic-ai/sdk) on a Claude model: messages and their stream, billed exactly", async () => {
+    const anthropic = new Anthropic({ apiKey: r.key, baseURL: r.s.url, maxRetries: 0 });
+    let before = await r.userRow();
+    const message = await anthropic.messages.create({ model: CLAUDE, max_tokens: 100, messages: hi });
+    expect(message.content).toHaveLength(1);
+    expect(message.content[0]).toMatchObject({ type: "text", text: DEFAULT_CONTENT });
+    expect(message.usage).toMatchObject({ input_tokens: DEFAULT_PROMPT_TOKENS, output_tokens: WORDS });
+    expect(vertex.requests.at(-1)!.body).toMatchObject({ anthropic_version: "vertex-2023-10-16", max_tokens: 100 });
+    await billed(before, quotaOf(DEFAULT_PROMPT_TOKENS, WORDS));
+
+    before = await r.userRow();
+    const streamed = await anthropic.messages.stream({ model: CLAUDE, max_tokens: 100, messages: hi }).finalMessage();
+    expect(streamed.content[0]).toMatchObject({ type: "text", text: DEFAULT_CONTENT });
+    expect(vertex.requests.at(-1)!.path).toBe(sentTo("anthropic", CLAUDE, "streamRawPredict"));
+    const log = await billed(before, quotaOf(DEFAULT_PROMPT_TOKENS, WORDS));
+    expect(JSON.parse(log.other)).toMatchObject({ inbound: "anthropic" });
+  });
 
   test("the token is minted once for many concurrent calls and reused after", async () => {
     const minted = tokens.mints;
