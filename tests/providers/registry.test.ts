@@ -41,7 +41,7 @@ describe("the providers' registry agrees with the shared channel-type table", ()
 
   test("what a blank `other` stands for is the same to the family and in the shared table (the console's default)", () => {
     const withDefault = claimed.filter((c) => c.provider.otherDefault !== undefined);
-    expect(withDefault.map((c) => c.type).sort((a, b) => a - b)).toEqual([3, 24]);
+    expect(withDefault.map((c) => c.type).sort((a, b) => a - b)).toEqual([3, 24, 41]);
     for (const { type, provider } of withDefault)
       expect(CHANNEL_TYPES.get(type)!.other?.default).toBe(provider.otherDefault!);
   });

@@ -7,8 +7,9 @@ import { viaProxy } from "../../service/egress/proxy";
 import { postUpstream, UnsendableRequestError } from "../upstream/client";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { BadReplyError } from "../upstream/response-parser";
+import { ChannelConfigError } from "../../shared/channel-config-error";
+import { misconfigured, tokenFor } from "./minted-token";
 import { providerFor } from "./providers/registry";
-import { ChannelSetupError } from "./providers/channel";
 import type { Provider, UpstreamCall, UpstreamError, UpstreamRequest } from "./providers/types";
 
 export type AttemptResult =
@@ -54,12 +55,18 @@ export async function attemptUpstream(
   gate: UpstreamGate,
   provider: Provider = providerFor(channel.row.type),
 ): Promise<AttemptResult> {
+  let token: string | undefined;
+  if (provider.grant) {
+    const minted = await tokenFor(provider.grant, channel, gate);
+    if (!minted.ok) return minted;
+    token = minted.token;
+  }
   let request: UpstreamRequest;
   try {
-    request = provider.request(channel.row, call);
+    request = provider.request(channel.row, call, token);
   } catch (error) {
-    if (!(error instanceof ChannelSetupError)) throw error;
-    return { ok: false, failure: { status: 0, message: error.message }, upstreamCode: "channel_misconfigured" };
+    if (!(error instanceof ChannelConfigError)) throw error;
+    return misconfigured(error);
   }
   const { url, headers, body = call.body } = request;
   if (!url.startsWith("http")) {

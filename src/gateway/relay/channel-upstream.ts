@@ -4,7 +4,8 @@ import { refuse } from "../../service/errors";
 import { channelTypeName } from "../../shared/channel-types";
 import { nowSeconds } from "../../shared/time";
 import { getUpstreamJson } from "../upstream/get-json";
-import { ChannelSetupError, channelBaseUrl } from "./providers/channel";
+import { ChannelConfigError } from "../../shared/channel-config-error";
+import { channelBaseUrl } from "./providers/channel";
 import { providerFor } from "./providers/registry";
 import type { ModelListing } from "./providers/types";
 
@@ -24,7 +25,7 @@ function pageUrl(listing: ModelListing, base: string, channel: UpstreamChannel, 
   try {
     url = listing.url(base, channel, cursor);
   } catch (error) {
-    if (error instanceof ChannelSetupError) refuse(`${LISTING} failed: ${error.message}`);
+    if (error instanceof ChannelConfigError) refuse(`${LISTING} failed: ${error.message}`);
     throw error;
   }
   return url.startsWith("http") ? url : refuse(`${LISTING} failed: the channel has no base URL`);

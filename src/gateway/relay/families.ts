@@ -5,6 +5,7 @@ import { geminiProvider } from "./providers/gemini/provider";
 import { openaiCompatibleProvider } from "./providers/openai-compatible/provider";
 import type { Provider } from "./providers/types";
 import { unservedProvider } from "./providers/unserved";
+import { vertexProvider } from "./providers/vertex/provider";
 
 /** Each family's name, as the log row's `other.family` records it and dialects name their native family. */
 const FAMILIES = new Map<Provider, string>([
@@ -14,6 +15,7 @@ const FAMILIES = new Map<Provider, string>([
   [geminiProvider, "gemini"],
   [bedrockProvider, "bedrock"],
   [unservedProvider, "none"],
+  [vertexProvider, "vertex"],
 ]);
 
 export const familyOf = (provider: Provider): string => FAMILIES.get(provider) ?? "openai";

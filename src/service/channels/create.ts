@@ -7,6 +7,7 @@ import { requireAdmin } from "../users/admin-access";
 import { withinLength, type Input } from "../input";
 import { channelFieldsOf, refuseIncomplete, type ChannelFields } from "./fields";
 import { BATCH_MAX } from "./lists";
+import { refuseUnusableKey } from "./type-key";
 import { toChannelView, type ChannelView } from "./view";
 import { changeChannels } from "./write";
 
@@ -58,6 +59,7 @@ export async function createChannels(
   const { mode, channel } = unwrap(body);
   const fields = channelFieldsOf(channel);
   refuseIncomplete(fields);
-  if (mode === "single") return (await insertChannels(ctx, [fields]))[0]!;
-  return insertChannels(ctx, perKeyLine(fields));
+  const channels = mode === "single" ? [fields] : perKeyLine(fields);
+  channels.forEach(refuseUnusableKey);
+  return mode === "single" ? (await insertChannels(ctx, channels))[0]! : insertChannels(ctx, channels);
 }

@@ -6,6 +6,7 @@ import { isRoot, requireAdmin } from "../users/admin-access";
 import { idOf, type Input } from "../input";
 import { baseUrlOf } from "../../shared/channel-types";
 import { channelFieldsOf, refuseIncomplete, type ChannelFields } from "./fields";
+import { refuseUnusableKey } from "./type-key";
 import { toChannelView, type ChannelView } from "./view";
 import { changeChannels } from "./write";
 
@@ -33,6 +34,7 @@ export async function updateChannel(ctx: ServiceContext, actor: UserRow, input: 
     const current = (await findChannel(tx, id)) ?? notFound("channel");
     const fields = editOf(input, current);
     refuseIncomplete({ ...current, ...fields });
+    refuseUnusableKey({ ...current, ...fields });
     refuseKeyRedirect(actor, current, fields);
     await updateChannels(tx, [id], fields.status === undefined ? fields : { ...fields, other_info: "" });
     touched.add(id);

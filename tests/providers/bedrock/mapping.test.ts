@@ -4,7 +4,7 @@ import { mapConverse } from "../../../src/gateway/relay/providers/bedrock/conver
 import { awsAccessOf } from "../../../src/gateway/relay/providers/bedrock/credentials";
 import { bedrockModelId, isClaude } from "../../../src/gateway/relay/providers/bedrock/model-ids";
 import { bedrockProvider } from "../../../src/gateway/relay/providers/bedrock/provider";
-import { ChannelSetupError } from "../../../src/gateway/relay/providers/channel";
+import { ChannelConfigError } from "../../../src/shared/channel-config-error";
 import { awsEvent, awsException } from "../../support/aws-event-frame";
 import { accumulatedToolCalls } from "../support/mapped-stream";
 
@@ -79,7 +79,7 @@ describe("Bedrock credentials from the channel", () => {
       ["AK|SECRETVALUE", "moon-base", 'region "moon-base" is not an AWS region'],
     ] as const) {
       const attempt = () => awsAccessOf(channel(key, other));
-      expect(attempt).toThrow(ChannelSetupError);
+      expect(attempt).toThrow(ChannelConfigError);
       expect(attempt).toThrow(told);
       try {
         attempt();

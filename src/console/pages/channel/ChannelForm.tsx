@@ -14,6 +14,7 @@ import { GroupPicker } from "./GroupPicker";
 import { JsonFields } from "./JsonFields";
 import { ModelPicker } from "./ModelPicker";
 import { ResponsesApiField } from "./ResponsesApiField";
+import { ServiceAccountUpload } from "./ServiceAccountUpload";
 import { TypeFields } from "./TypeFields";
 import { useTypeOptions } from "./use-type-options";
 import { useDraftCheck } from "./use-draft-check";
@@ -85,13 +86,14 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
         name="key"
         value={draft.key}
         onChange={set("key")}
-        rows={batch ? 6 : 2}
+        rows={batch || facts?.keyIsServiceAccount ? 6 : 2}
         monospace
         placeholder={
           creating ? (batch ? t`One key per line` : t`The upstream's key`) : t`Leave blank to keep the stored key`
         }
         hint={facts?.keyIsServiceAccount ? t`The service account's JSON key` : undefined}
       />
+      {facts?.keyIsServiceAccount && <ServiceAccountUpload onLoad={set("key")} />}
       {creating && (
         <Toggle label={t`Batch create: one channel per key line`} name="batch" checked={batch} onChange={setBatch} />
       )}

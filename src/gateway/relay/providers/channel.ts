@@ -6,11 +6,3 @@ export const channelBaseUrl = (channel: ProviderChannel): string => baseUrlOf(ch
 
 /** A channel created from several keys holds one per line; a single channel uses its first. */
 export const firstKey = (channel: ProviderChannel): string => channel.key.split("\n")[0]!.trim();
-
-/**
- * A channel whose own settings make the call impossible (no region, a malformed key): nothing is sent, the
- * attempt fails with this message (which names the setting, never the key) and the next channel is tried.
- */
-export class ChannelSetupError extends Error {
-  override name = "ChannelSetupError";
-}

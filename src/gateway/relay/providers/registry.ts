@@ -5,6 +5,7 @@ import { geminiProvider } from "./gemini/provider";
 import { openaiCompatibleProvider } from "./openai-compatible/provider";
 import type { Provider } from "./types";
 import { unservedProvider } from "./unserved";
+import { vertexProvider } from "./vertex/provider";
 
 /** Every upstream family, one line each. */
 export const PROVIDERS = [
@@ -13,6 +14,7 @@ export const PROVIDERS = [
   anthropicProvider,
   geminiProvider,
   bedrockProvider,
+  vertexProvider,
 ] as const satisfies readonly Provider[];
 
 const BY_TYPE = new Map<number, Provider>(PROVIDERS.flatMap((p) => p.types.map((type) => [type, p] as const)));

@@ -72,6 +72,23 @@ export interface BalanceQuery {
   balanceOf(replies: any[]): number | undefined;
 }
 
+/** A token endpoint's request (an OAuth grant), as a family that authenticates with short-lived tokens builds it. */
+export interface TokenRequest {
+  url: string;
+  body: string;
+  contentType: string;
+}
+
+/** How a family whose upstream takes short-lived bearer tokens (not the channel's key) gets one. */
+export interface TokenGrant {
+  /** Whose token a channel uses: channels of one account share it. Throws a ChannelConfigError for an unusable key. */
+  account(channel: ProviderChannel): string;
+  /** The token endpoint's request (signing it is asynchronous). */
+  request(channel: ProviderChannel): Promise<TokenRequest>;
+  /** The token and its lifetime in seconds, from the endpoint's JSON reply; undefined when it holds none. */
+  tokenOf(reply: any): { token: string; expiresIn: number } | undefined;
+}
+
 /**
  * One upstream family: the channel types it serves, how to address a channel and authenticate to it, and — for
  * families that do not speak OpenAI's dialect — how to translate; its model list and balance when the upstream
@@ -83,8 +100,13 @@ export interface Provider {
   readonly types: readonly number[];
   /** What a blank `other` stands for, for a family that reads `other`. */
   readonly otherDefault?: string;
-  /** May throw a RelayError (400) for a request the family cannot express. */
-  request(channel: ProviderChannel, call: UpstreamCall): UpstreamRequest;
+  /**
+   * May throw a RelayError (400) for a request the family cannot express, a ChannelConfigError for a channel it
+   * cannot address. `token` is the bearer token minted through `grant`, for a family that has one.
+   */
+  request(channel: ProviderChannel, call: UpstreamCall, token?: string): UpstreamRequest;
+  /** Present when the family's upstream takes a token minted from the channel's key, not the key itself. */
+  readonly grant?: TokenGrant;
   /** Endpoint kinds the family serves; absent: all of them. */
   endpoints?: ReadonlySet<EndpointKind>;
   /** The upstream's JSON reply in OpenAI's shape (a chat.completion with OpenAI usage). */

@@ -1,4 +1,5 @@
-import { ChannelSetupError, firstKey } from "../channel";
+import { ChannelConfigError } from "../../../../shared/channel-config-error";
+import { firstKey } from "../channel";
 import type { ProviderChannel } from "../types";
 
 export interface AwsCredentials {
@@ -25,15 +26,17 @@ export function awsAccessOf(channel: ProviderChannel): AwsAccess {
     .split("|")
     .map((part) => part.trim());
   if (!accessKeyId || !secretAccessKey || rest.length > 0)
-    throw new ChannelSetupError(
+    throw new ChannelConfigError(
       "the AWS channel's key must be ACCESS_KEY_ID|SECRET_ACCESS_KEY or ACCESS_KEY_ID|SECRET_ACCESS_KEY|SESSION_TOKEN",
     );
   const thirdIsRegion = REGION.test(third);
   const region = channel.other.trim() || (thirdIsRegion ? third : "");
   if (!region)
-    throw new ChannelSetupError("the AWS channel has no region: set it in the channel's region field (e.g. us-east-1)");
+    throw new ChannelConfigError(
+      "the AWS channel has no region: set it in the channel's region field (e.g. us-east-1)",
+    );
   if (!REGION.test(region))
-    throw new ChannelSetupError(
+    throw new ChannelConfigError(
       `the AWS channel's region "${region.slice(0, 40)}" is not an AWS region (e.g. us-east-1)`,
     );
   const sessionToken = third && !thirdIsRegion ? third : undefined;
