@@ -29,6 +29,6 @@ export function refuseUnusableKey(channel: ChannelFields): void {
     }
   }
   const region = channel.other?.trim();
-  if (facts?.other?.meaning === "region" && region && !isVertexRegion(region))
+  if (facts?.keyIsServiceAccount && facts.other?.meaning === "region" && region && !isVertexRegion(region))
     refuse(`region "${region.slice(0, 64)}" is not a Vertex AI region (e.g. us-central1, europe-west4, global)`);
 }
