@@ -1,0 +1,56 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { RelayEnv } from "../support";
+import { describeMatrix, TINY_PNG, TOOL_RESULT, WEATHER, WEATHER_SCHEMA, type Seen } from "./matrix";
+
+const client = (r: RelayEnv) => new Anthropic({ apiKey: r.key, baseURL: r.s.url, maxRetries: 0 });
+/** Anthropic's input_tokens leave out cache reads and writes; it has no count of thinking tokens. */
+const tokens = (u: Anthropic.Usage): Seen["usage"] => ({
+  prompt: u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0),
+  completion: u.output_tokens,
+  cached: u.cache_read_input_tokens ?? 0,
+  written: u.cache_creation_input_tokens ?? 0,
+});
+const textOf = (m: Anthropic.Message) => m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+const ask = (model: string, content: Anthropic.MessageParam["content"] = "hi") => ({
+  model,
+  max_tokens: 100,
+  messages: [{ role: "user" as const, content }],
+});
+
+describeMatrix({
+  inbound: "anthropic",
+  sdk: "@anthropic-ai/sdk",
+  async text(r, model) {
+    const reply = await client(r).messages.create(ask(model));
+    return { text: textOf(reply), usage: tokens(reply.usage) };
+  },
+  async stream(r, model) {
+    const reply = await client(r).messages.stream(ask(model)).finalMessage();
+    return { text: textOf(reply), usage: tokens(reply.usage) };
+  },
+  async toolRoundTrip(r, model) {
+    const tools = [{ name: WEATHER.name, input_schema: WEATHER_SCHEMA as Anthropic.Tool.InputSchema }];
+    const question = { role: "user" as const, content: "Weather in Paris?" };
+    const first = await client(r).messages.create({ ...ask(model), messages: [question], tools });
+    const call = first.content.find((b) => b.type === "tool_use")!;
+    const second = await client(r).messages.create({
+      ...ask(model),
+      tools,
+      messages: [
+        question,
+        { role: "assistant", content: first.content },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: TOOL_RESULT }] },
+      ],
+    });
+    return { name: call.name, args: call.input, text: textOf(second) };
+  },
+  async image(r, model) {
+    const reply = await client(r).messages.create(
+      ask(model, [
+        { type: "text", text: "What is this?" },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: TINY_PNG } },
+      ]),
+    );
+    return textOf(reply);
+  },
+});
