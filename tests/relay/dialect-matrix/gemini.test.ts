@@ -1,4 +1,9 @@
-import { GoogleGenAI, type Content, type GenerateContentResponse, type GenerateContentResponseUsageMetadata } from "@google/genai";
+import {
+  GoogleGenAI,
+  type Content,
+  type GenerateContentResponse,
+  type GenerateContentResponseUsageMetadata,
+} from "@google/genai";
 import type { RelayEnv } from "../support";
 import { describeMatrix, TINY_PNG, TOOL_RESULT, WEATHER, WEATHER_SCHEMA, type Seen } from "./matrix";
 
@@ -28,7 +33,9 @@ describeMatrix({
     return { text, usage: tokens(usage) };
   },
   async toolRoundTrip(r, model) {
-    const config = { tools: [{ functionDeclarations: [{ name: WEATHER.name, parametersJsonSchema: WEATHER_SCHEMA }] }] };
+    const config = {
+      tools: [{ functionDeclarations: [{ name: WEATHER.name, parametersJsonSchema: WEATHER_SCHEMA }] }],
+    };
     const question: Content = { role: "user", parts: [{ text: "Weather in Paris?" }] };
     const first = await client(r).models.generateContent({ model, contents: [question], config });
     const call = first.functionCalls![0]!;

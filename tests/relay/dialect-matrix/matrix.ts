@@ -32,8 +32,7 @@ export const WEATHER: FakeToolCall = { name: "get_weather", arguments: { city: "
 export const WEATHER_SCHEMA = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 export const TOOL_RESULT = "sunny";
 /** A 1×1 PNG. */
-export const TINY_PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+export const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
 /** Token counts in the pivot's terms: prompt includes cached and written, completion includes reasoning. */
 export interface Tokens {
@@ -52,7 +51,10 @@ const REPORTED: FakeBehavior = {
   cacheWriteTokens: 8,
   reasoningTokens: 4,
 };
-const PLAIN: FakeBehavior = { promptTokens: DEFAULT_PROMPT_TOKENS, completionTokens: DEFAULT_CONTENT.split(" ").length };
+const PLAIN: FakeBehavior = {
+  promptTokens: DEFAULT_PROMPT_TOKENS,
+  completionTokens: DEFAULT_CONTENT.split(" ").length,
+};
 
 /** The usage each family's upstream reports for behaviour `b`, read the way each dialect defines it. */
 function reportedTokens(family: Family, b: FakeBehavior): Tokens {

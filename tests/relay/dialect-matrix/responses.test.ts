@@ -27,9 +27,7 @@ describeMatrix({
     return { text, usage: tokens(usage) };
   },
   async toolRoundTrip(r, model) {
-    const tools = [
-      { type: "function" as const, name: "get_weather", parameters: WEATHER_SCHEMA, strict: false },
-    ];
+    const tools = [{ type: "function" as const, name: "get_weather", parameters: WEATHER_SCHEMA, strict: false }];
     const question = { role: "user" as const, content: "Weather in Paris?" };
     const first = await r.openai().responses.create({ model, input: [question], tools });
     const call = first.output.find((item) => item.type === "function_call")!;
