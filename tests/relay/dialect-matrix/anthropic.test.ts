@@ -17,6 +17,8 @@ const ask = (model: string, content: Anthropic.MessageParam["content"] = "hi") =
   messages: [{ role: "user" as const, content }],
 });
 
+const tools = [{ name: WEATHER.name, input_schema: WEATHER_SCHEMA as Anthropic.Tool.InputSchema }];
+
 describeMatrix({
   inbound: "anthropic",
   sdk: "@anthropic-ai/sdk",
@@ -29,7 +31,6 @@ describeMatrix({
     return { text: textOf(reply), usage: tokens(reply.usage) };
   },
   async toolRoundTrip(r, model) {
-    const tools = [{ name: WEATHER.name, input_schema: WEATHER_SCHEMA as Anthropic.Tool.InputSchema }];
     const question = { role: "user" as const, content: "Weather in Paris?" };
     const first = await client(r).messages.create({ ...ask(model), messages: [question], tools });
     const call = first.content.find((b) => b.type === "tool_use")!;
@@ -43,6 +44,13 @@ describeMatrix({
       ],
     });
     return { name: call.name, args: call.input, text: textOf(second) };
+  },
+  async streamedToolCall(r, model) {
+    const reply = await client(r)
+      .messages.stream({ ...ask(model, "Weather in Paris?"), tools })
+      .finalMessage();
+    const call = reply.content.find((b) => b.type === "tool_use")!;
+    return { name: call.name, args: call.input };
   },
   async image(r, model) {
     const reply = await client(r).messages.create(

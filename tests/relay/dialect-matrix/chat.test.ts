@@ -10,6 +10,7 @@ const tokens = (u: Usage): Seen["usage"] => ({
   cached: u?.prompt_tokens_details?.cached_tokens ?? 0,
   reasoning: u?.completion_tokens_details?.reasoning_tokens ?? 0,
 });
+const tools = [{ type: "function" as const, function: { name: "get_weather", parameters: WEATHER_SCHEMA } }];
 const ask = (model: string, content: OpenAI.Chat.ChatCompletionUserMessageParam["content"] = "hi") => ({
   model,
   messages: [{ role: "user" as const, content }],
@@ -38,7 +39,6 @@ describeMatrix(
       return { text, usage: tokens(usage) };
     },
     async toolRoundTrip(r, model) {
-      const tools = [{ type: "function" as const, function: { name: "get_weather", parameters: WEATHER_SCHEMA } }];
       const question = { role: "user" as const, content: "Weather in Paris?" };
       const first = await r.openai().chat.completions.create({ model, messages: [question], tools });
       const asked = first.choices[0]!.message;
@@ -53,6 +53,23 @@ describeMatrix(
         args: JSON.parse(call.function.arguments),
         text: second.choices[0]!.message.content ?? "",
       };
+    },
+    async streamedToolCall(r, model) {
+      const chunks = await r.openai().chat.completions.create({
+        ...ask(model, "Weather in Paris?"),
+        tools,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let name = "";
+      let args = "";
+      for await (const chunk of chunks) {
+        for (const call of chunk.choices[0]?.delta.tool_calls ?? []) {
+          name += call.function?.name ?? "";
+          args += call.function?.arguments ?? "";
+        }
+      }
+      return { name, args: JSON.parse(args) };
     },
     async image(r, model) {
       const reply = await r.openai().chat.completions.create(

@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import {
   GoogleGenAI,
   type Content,
@@ -16,6 +17,8 @@ const tokens = (u: GenerateContentResponseUsageMetadata | undefined): Seen["usag
   reasoning: u?.thoughtsTokenCount ?? 0,
 });
 const seen = (reply: GenerateContentResponse): Seen => ({ text: reply.text ?? "", usage: tokens(reply.usageMetadata) });
+
+const config = { tools: [{ functionDeclarations: [{ name: WEATHER.name, parametersJsonSchema: WEATHER_SCHEMA }] }] };
 
 describeMatrix({
   inbound: "gemini",
@@ -52,6 +55,18 @@ describeMatrix({
       ],
     });
     return { name: call.name!, args: call.args, text: second.text ?? "" };
+  },
+  async streamedToolCall(r, model) {
+    const calls = [];
+    for await (const chunk of await client(r).models.generateContentStream({
+      model,
+      contents: "Weather in Paris?",
+      config,
+    })) {
+      calls.push(...(chunk.functionCalls ?? []));
+    }
+    expect(calls).toHaveLength(1);
+    return { name: calls[0]!.name!, args: calls[0]!.args };
   },
   async image(r, model) {
     const reply = await client(r).models.generateContent({

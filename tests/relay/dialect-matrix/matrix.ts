@@ -91,6 +91,8 @@ export interface MatrixClient {
   stream(r: RelayEnv, model: string): Promise<Seen>;
   /** Offers get_weather, answers the call the model makes with TOOL_RESULT; the call made and the final text. */
   toolRoundTrip(r: RelayEnv, model: string): Promise<{ name: string; args: unknown; text: string }>;
+  /** Offers get_weather in a stream; the call as the SDK assembled it from the streamed argument deltas. */
+  streamedToolCall(r: RelayEnv, model: string): Promise<{ name: string; args: unknown }>;
   /** Asks about TINY_PNG sent inline. */
   image(r: RelayEnv, model: string): Promise<string>;
 }
@@ -185,6 +187,12 @@ export function describeMatrix(client: MatrixClient, extra?: (env: () => MatrixE
         const sent = env.upstream[family].requests.at(-1)!;
         expect(JSON.stringify(sent.body)).toContain(TOOL_RESULT);
         await env.billed(before, [quotaOf(plain), quotaOf(plain)], family);
+      });
+
+      test(name("streamed tool call"), async () => {
+        const before = await env.r.userRow();
+        expect(await client.streamedToolCall(env.r, model)).toEqual({ name: WEATHER.name, args: WEATHER.arguments });
+        await env.billed(before, [quotaOf(plain)], family);
       });
 
       test(name("image input"), async () => {

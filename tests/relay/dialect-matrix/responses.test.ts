@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import type OpenAI from "openai";
 import { describeMatrix, TINY_PNG, TOOL_RESULT, WEATHER_SCHEMA, type Seen } from "./matrix";
 
@@ -8,6 +9,8 @@ const tokens = (u: Usage): Seen["usage"] => ({
   cached: u?.input_tokens_details?.cached_tokens ?? 0,
   reasoning: u?.output_tokens_details?.reasoning_tokens ?? 0,
 });
+
+const tools = [{ type: "function" as const, name: "get_weather", parameters: WEATHER_SCHEMA, strict: false }];
 
 describeMatrix({
   inbound: "responses",
@@ -41,6 +44,17 @@ describeMatrix({
       ],
     });
     return { name: call.name, args: JSON.parse(call.arguments), text: second.output_text };
+  },
+  async streamedToolCall(r, model) {
+    const events = await r.openai().responses.create({ model, input: "Weather in Paris?", tools, stream: true });
+    let args = "";
+    let done: OpenAI.Responses.ResponseFunctionToolCall | undefined;
+    for await (const event of events) {
+      if (event.type === "response.function_call_arguments.delta") args += event.delta;
+      if (event.type === "response.output_item.done" && event.item.type === "function_call") done = event.item;
+    }
+    expect(done?.arguments).toBe(args);
+    return { name: done!.name, args: JSON.parse(args) };
   },
   async image(r, model) {
     const reply = await r.openai().responses.create({
