@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { RelayEnv } from "../support";
-import { describeMatrix, TINY_PNG, TOOL_RESULT, WEATHER, WEATHER_SCHEMA, type Seen } from "./matrix";
+import { describeMatrix, FORECAST_SCHEMA, TINY_PNG, TOOL_RESULT, WEATHER, WEATHER_SCHEMA, type Seen } from "./matrix";
 
 const client = (r: RelayEnv) => new Anthropic({ apiKey: r.key, baseURL: r.s.url, maxRetries: 0 });
 /** Anthropic's input_tokens leave out cache reads and writes; it has no count of thinking tokens. */
@@ -51,6 +51,13 @@ describeMatrix({
       .finalMessage();
     const call = reply.content.find((b) => b.type === "tool_use")!;
     return { name: call.name, args: call.input };
+  },
+  async jsonSchema(r, model) {
+    const reply = await client(r).messages.create({
+      ...ask(model),
+      output_config: { format: { type: "json_schema", schema: FORECAST_SCHEMA } },
+    });
+    return textOf(reply);
   },
   async image(r, model) {
     const reply = await client(r).messages.create(

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type OpenAI from "openai";
 import { failure } from "../support";
-import { describeMatrix, MODEL, TINY_PNG, TOOL_RESULT, WEATHER_SCHEMA, type Seen } from "./matrix";
+import { describeMatrix, FORECAST_SCHEMA, MODEL, TINY_PNG, TOOL_RESULT, WEATHER_SCHEMA, type Seen } from "./matrix";
 
 type Usage = OpenAI.Completions.CompletionUsage | null | undefined;
 const tokens = (u: Usage): Seen["usage"] => ({
@@ -70,6 +70,13 @@ describeMatrix(
         }
       }
       return { name, args: JSON.parse(args) };
+    },
+    async jsonSchema(r, model) {
+      const reply = await r.openai().chat.completions.create({
+        ...ask(model),
+        response_format: { type: "json_schema", json_schema: { name: "forecast", schema: FORECAST_SCHEMA } },
+      });
+      return reply.choices[0]!.message.content ?? "";
     },
     async image(r, model) {
       const reply = await r.openai().chat.completions.create(

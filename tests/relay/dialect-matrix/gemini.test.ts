@@ -6,7 +6,7 @@ import {
   type GenerateContentResponseUsageMetadata,
 } from "@google/genai";
 import type { RelayEnv } from "../support";
-import { describeMatrix, TINY_PNG, TOOL_RESULT, WEATHER, WEATHER_SCHEMA, type Seen } from "./matrix";
+import { describeMatrix, FORECAST_SCHEMA, TINY_PNG, TOOL_RESULT, WEATHER, WEATHER_SCHEMA, type Seen } from "./matrix";
 
 const client = (r: RelayEnv) => new GoogleGenAI({ apiKey: r.key, httpOptions: { baseUrl: r.s.url } });
 /** Gemini's candidatesTokenCount leaves out thoughts; promptTokenCount includes cached content. */
@@ -67,6 +67,10 @@ describeMatrix({
     }
     expect(calls).toHaveLength(1);
     return { name: calls[0]!.name!, args: calls[0]!.args };
+  },
+  async jsonSchema(r, model) {
+    const config = { responseMimeType: "application/json", responseJsonSchema: FORECAST_SCHEMA };
+    return (await client(r).models.generateContent({ model, contents: "hi", config })).text ?? "";
   },
   async image(r, model) {
     const reply = await client(r).models.generateContent({

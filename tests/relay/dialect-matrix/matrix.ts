@@ -31,6 +31,12 @@ export const MODEL: Record<Family, string> = {
 export const WEATHER: FakeToolCall = { name: "get_weather", arguments: { city: "Paris" } };
 export const WEATHER_SCHEMA = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 export const TOOL_RESULT = "sunny";
+/** A JSON Schema whose property name shows whether the schema reached the upstream (as a schema or an instruction). */
+export const FORECAST_SCHEMA = {
+  type: "object",
+  properties: { forecast_celsius: { type: "number" } },
+  required: ["forecast_celsius"],
+};
 /** A 1×1 PNG. */
 export const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
@@ -93,6 +99,8 @@ export interface MatrixClient {
   toolRoundTrip(r: RelayEnv, model: string): Promise<{ name: string; args: unknown; text: string }>;
   /** Offers get_weather in a stream; the call as the SDK assembled it from the streamed argument deltas. */
   streamedToolCall(r: RelayEnv, model: string): Promise<{ name: string; args: unknown }>;
+  /** Asks for JSON matching FORECAST_SCHEMA in the dialect's structured-output parameter; the reply text. */
+  jsonSchema(r: RelayEnv, model: string): Promise<string>;
   /** Asks about TINY_PNG sent inline. */
   image(r: RelayEnv, model: string): Promise<string>;
 }
@@ -192,6 +200,13 @@ export function describeMatrix(client: MatrixClient, extra?: (env: () => MatrixE
       test(name("streamed tool call"), async () => {
         const before = await env.r.userRow();
         expect(await client.streamedToolCall(env.r, model)).toEqual({ name: WEATHER.name, args: WEATHER.arguments });
+        await env.billed(before, [quotaOf(plain)], family);
+      });
+
+      test(name("JSON schema output (never dropped silently)"), async () => {
+        const before = await env.r.userRow();
+        expect(await client.jsonSchema(env.r, model)).toBe(DEFAULT_CONTENT);
+        expect(JSON.stringify(env.upstream[family].requests.at(-1)!.body)).toContain("forecast_celsius");
         await env.billed(before, [quotaOf(plain)], family);
       });
 

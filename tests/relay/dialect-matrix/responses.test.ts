@@ -1,6 +1,6 @@
 import { expect } from "bun:test";
 import type OpenAI from "openai";
-import { describeMatrix, TINY_PNG, TOOL_RESULT, WEATHER_SCHEMA, type Seen } from "./matrix";
+import { describeMatrix, FORECAST_SCHEMA, TINY_PNG, TOOL_RESULT, WEATHER_SCHEMA, type Seen } from "./matrix";
 
 type Usage = OpenAI.Responses.ResponseUsage | undefined;
 const tokens = (u: Usage): Seen["usage"] => ({
@@ -55,6 +55,14 @@ describeMatrix({
     }
     expect(done?.arguments).toBe(args);
     return { name: done!.name, args: JSON.parse(args) };
+  },
+  async jsonSchema(r, model) {
+    const reply = await r.openai().responses.create({
+      model,
+      input: "hi",
+      text: { format: { type: "json_schema", name: "forecast", schema: FORECAST_SCHEMA } },
+    });
+    return reply.output_text;
   },
   async image(r, model) {
     const reply = await r.openai().responses.create({
