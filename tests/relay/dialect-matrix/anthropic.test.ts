@@ -1,6 +1,17 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { RelayEnv } from "../support";
-import { describeMatrix, FORECAST_SCHEMA, TINY_PNG, TOOL_RESULT, WEATHER, WEATHER_SCHEMA, type Seen } from "./matrix";
+import {
+  describeMatrix,
+  LIMIT,
+  STOP_MARK,
+  SYSTEM_MARK,
+  FORECAST_SCHEMA,
+  TINY_PNG,
+  TOOL_RESULT,
+  WEATHER,
+  WEATHER_SCHEMA,
+  type Seen,
+} from "./matrix";
 
 const client = (r: RelayEnv) => new Anthropic({ apiKey: r.key, baseURL: r.s.url, maxRetries: 0 });
 /** Anthropic's input_tokens leave out cache reads and writes; it has no count of thinking tokens. */
@@ -22,6 +33,7 @@ const tools = [{ name: WEATHER.name, input_schema: WEATHER_SCHEMA as Anthropic.T
 describeMatrix({
   inbound: "anthropic",
   sdk: "@anthropic-ai/sdk",
+  stopSequences: true,
   async text(r, model) {
     const reply = await client(r).messages.create(ask(model));
     return { text: textOf(reply), usage: tokens(reply.usage) };
@@ -58,6 +70,17 @@ describeMatrix({
       output_config: { format: { type: "json_schema", schema: FORECAST_SCHEMA } },
     });
     return textOf(reply);
+  },
+  async limited(r, model) {
+    const reply = await client(r).messages.create({
+      ...ask(model),
+      system: SYSTEM_MARK,
+      stop_sequences: [STOP_MARK],
+      max_tokens: LIMIT,
+      // Sampling parameters this SDK's types no longer list; Claude Code and older SDKs still send them.
+      ...({ temperature: 0.25, top_p: 0.5 } as object),
+    });
+    return { text: textOf(reply), cut: reply.stop_reason === "max_tokens" };
   },
   async image(r, model) {
     const reply = await client(r).messages.create(

@@ -1,7 +1,18 @@
 import { expect, test } from "bun:test";
 import type OpenAI from "openai";
 import { failure } from "../support";
-import { describeMatrix, FORECAST_SCHEMA, MODEL, TINY_PNG, TOOL_RESULT, WEATHER_SCHEMA, type Seen } from "./matrix";
+import {
+  describeMatrix,
+  LIMIT,
+  STOP_MARK,
+  SYSTEM_MARK,
+  FORECAST_SCHEMA,
+  MODEL,
+  TINY_PNG,
+  TOOL_RESULT,
+  WEATHER_SCHEMA,
+  type Seen,
+} from "./matrix";
 
 type Usage = OpenAI.Completions.CompletionUsage | null | undefined;
 const tokens = (u: Usage): Seen["usage"] => ({
@@ -20,6 +31,7 @@ describeMatrix(
   {
     inbound: "openai",
     sdk: "openai chat.completions",
+    stopSequences: true,
     async text(r, model) {
       const reply = await r.openai().chat.completions.create(ask(model));
       return { text: reply.choices[0]!.message.content ?? "", usage: tokens(reply.usage) };
@@ -77,6 +89,21 @@ describeMatrix(
         response_format: { type: "json_schema", json_schema: { name: "forecast", schema: FORECAST_SCHEMA } },
       });
       return reply.choices[0]!.message.content ?? "";
+    },
+    async limited(r, model) {
+      const reply = await r.openai().chat.completions.create({
+        model,
+        messages: [
+          { role: "system", content: SYSTEM_MARK },
+          { role: "user", content: "hi" },
+        ],
+        stop: [STOP_MARK],
+        temperature: 0.25,
+        top_p: 0.5,
+        max_tokens: LIMIT,
+      });
+      const choice = reply.choices[0]!;
+      return { text: choice.message.content ?? "", cut: choice.finish_reason === "length" };
     },
     async image(r, model) {
       const reply = await r.openai().chat.completions.create(

@@ -6,7 +6,18 @@ import {
   type GenerateContentResponseUsageMetadata,
 } from "@google/genai";
 import type { RelayEnv } from "../support";
-import { describeMatrix, FORECAST_SCHEMA, TINY_PNG, TOOL_RESULT, WEATHER, WEATHER_SCHEMA, type Seen } from "./matrix";
+import {
+  describeMatrix,
+  LIMIT,
+  STOP_MARK,
+  SYSTEM_MARK,
+  FORECAST_SCHEMA,
+  TINY_PNG,
+  TOOL_RESULT,
+  WEATHER,
+  WEATHER_SCHEMA,
+  type Seen,
+} from "./matrix";
 
 const client = (r: RelayEnv) => new GoogleGenAI({ apiKey: r.key, httpOptions: { baseUrl: r.s.url } });
 /** Gemini's candidatesTokenCount leaves out thoughts; promptTokenCount includes cached content. */
@@ -23,6 +34,7 @@ const config = { tools: [{ functionDeclarations: [{ name: WEATHER.name, paramete
 describeMatrix({
   inbound: "gemini",
   sdk: "@google/genai",
+  stopSequences: true,
   async text(r, model) {
     return seen(await client(r).models.generateContent({ model, contents: "hi" }));
   },
@@ -71,6 +83,20 @@ describeMatrix({
   async jsonSchema(r, model) {
     const config = { responseMimeType: "application/json", responseJsonSchema: FORECAST_SCHEMA };
     return (await client(r).models.generateContent({ model, contents: "hi", config })).text ?? "";
+  },
+  async limited(r, model) {
+    const reply = await client(r).models.generateContent({
+      model,
+      contents: "hi",
+      config: {
+        systemInstruction: SYSTEM_MARK,
+        stopSequences: [STOP_MARK],
+        temperature: 0.25,
+        topP: 0.5,
+        maxOutputTokens: LIMIT,
+      },
+    });
+    return { text: reply.text ?? "", cut: reply.candidates?.[0]?.finishReason === "MAX_TOKENS" };
   },
   async image(r, model) {
     const reply = await client(r).models.generateContent({

@@ -37,6 +37,11 @@ export const FORECAST_SCHEMA = {
   properties: { forecast_celsius: { type: "number" } },
   required: ["forecast_celsius"],
 };
+/** Marks the system prompt and stop sequence the `limited` calls send, to find them in the upstream's request. */
+export const SYSTEM_MARK = "System-mark: be brief.";
+export const STOP_MARK = "STOP-MARK";
+/** The max tokens of the `limited` calls: the fakes cut their reply to this many words. */
+export const LIMIT = 2;
 /** A 1×1 PNG. */
 export const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
@@ -93,12 +98,19 @@ export interface MatrixClient {
   inbound: string;
   /** The SDK this dialect is driven by, for the test names. */
   sdk: string;
+  /** The dialect has stop sequences (the Responses API has none). */
+  stopSequences: boolean;
   text(r: RelayEnv, model: string): Promise<Seen>;
   stream(r: RelayEnv, model: string): Promise<Seen>;
   /** Offers get_weather, answers the call the model makes with TOOL_RESULT; the call made and the final text. */
   toolRoundTrip(r: RelayEnv, model: string): Promise<{ name: string; args: unknown; text: string }>;
   /** Offers get_weather in a stream; the call as the SDK assembled it from the streamed argument deltas. */
   streamedToolCall(r: RelayEnv, model: string): Promise<{ name: string; args: unknown }>;
+  /**
+   * Sends SYSTEM_MARK as the system prompt, STOP_MARK as a stop sequence (where the dialect has them), temperature 0.25, top_p 0.5 and
+   * max tokens LIMIT; the reply text and whether its stop reason says the limit cut it.
+   */
+  limited(r: RelayEnv, model: string): Promise<{ text: string; cut: boolean }>;
   /** Asks for JSON matching FORECAST_SCHEMA in the dialect's structured-output parameter; the reply text. */
   jsonSchema(r: RelayEnv, model: string): Promise<string>;
   /** Asks about TINY_PNG sent inline. */
@@ -201,6 +213,17 @@ export function describeMatrix(client: MatrixClient, extra?: (env: () => MatrixE
         const before = await env.r.userRow();
         expect(await client.streamedToolCall(env.r, model)).toEqual({ name: WEATHER.name, args: WEATHER.arguments });
         await env.billed(before, [quotaOf(plain)], family);
+      });
+
+      test(name("system prompt, stop sequences, temperature, top_p, and max tokens cutting the reply"), async () => {
+        const before = await env.r.userRow();
+        const words = DEFAULT_CONTENT.split(" ");
+        expect(await client.limited(env.r, model)).toEqual({ text: words.slice(0, LIMIT).join(" "), cut: true });
+        const sent = JSON.stringify(env.upstream[family].requests.at(-1)!.body);
+        const marks = [SYSTEM_MARK, "0.25", "0.5", ...(client.stopSequences ? [STOP_MARK] : [])];
+        for (const mark of marks) expect(sent).toContain(mark);
+        const tokens = reportedTokens(family, { promptTokens: DEFAULT_PROMPT_TOKENS, completionTokens: LIMIT });
+        await env.billed(before, [quotaOf(tokens)], family);
       });
 
       test(name("JSON schema output (never dropped silently)"), async () => {

@@ -1,6 +1,16 @@
 import { expect } from "bun:test";
 import type OpenAI from "openai";
-import { describeMatrix, FORECAST_SCHEMA, TINY_PNG, TOOL_RESULT, WEATHER_SCHEMA, type Seen } from "./matrix";
+import {
+  describeMatrix,
+  LIMIT,
+  STOP_MARK,
+  SYSTEM_MARK,
+  FORECAST_SCHEMA,
+  TINY_PNG,
+  TOOL_RESULT,
+  WEATHER_SCHEMA,
+  type Seen,
+} from "./matrix";
 
 type Usage = OpenAI.Responses.ResponseUsage | undefined;
 const tokens = (u: Usage): Seen["usage"] => ({
@@ -15,6 +25,7 @@ const tools = [{ type: "function" as const, name: "get_weather", parameters: WEA
 describeMatrix({
   inbound: "responses",
   sdk: "openai responses",
+  stopSequences: false,
   async text(r, model) {
     const reply = await r.openai().responses.create({ model, input: "hi" });
     return { text: reply.output_text, usage: tokens(reply.usage) };
@@ -63,6 +74,20 @@ describeMatrix({
       text: { format: { type: "json_schema", name: "forecast", schema: FORECAST_SCHEMA } },
     });
     return reply.output_text;
+  },
+  async limited(r, model) {
+    const reply = await r.openai().responses.create({
+      model,
+      instructions: SYSTEM_MARK,
+      input: "hi",
+      temperature: 0.25,
+      top_p: 0.5,
+      max_output_tokens: LIMIT,
+    });
+    return {
+      text: reply.output_text,
+      cut: reply.status === "incomplete" && reply.incomplete_details?.reason === "max_output_tokens",
+    };
   },
   async image(r, model) {
     const reply = await r.openai().responses.create({
