@@ -3,7 +3,6 @@ import type OpenAI from "openai";
 import {
   describeMatrix,
   LIMIT,
-  STOP_MARK,
   SYSTEM_MARK,
   FORECAST_SCHEMA,
   TINY_PNG,
