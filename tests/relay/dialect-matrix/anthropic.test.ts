@@ -33,6 +33,7 @@ const tools = [{ name: WEATHER.name, input_schema: WEATHER_SCHEMA as Anthropic.T
 describeMatrix({
   inbound: "anthropic",
   sdk: "@anthropic-ai/sdk",
+  budgetOnly: true,
   stopSequences: true,
   async text(r, model) {
     const reply = await client(r).messages.create(ask(model));
@@ -81,6 +82,14 @@ describeMatrix({
       ...({ temperature: 0.25, top_p: 0.5 } as object),
     });
     return { text: textOf(reply), cut: reply.stop_reason === "max_tokens" };
+  },
+  async thinking(r, model) {
+    const reply = await client(r).messages.create({
+      ...ask(model),
+      max_tokens: 2000,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+    });
+    return textOf(reply);
   },
   async image(r, model) {
     const reply = await client(r).messages.create(

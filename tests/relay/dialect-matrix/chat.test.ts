@@ -31,6 +31,7 @@ describeMatrix(
   {
     inbound: "openai",
     sdk: "openai chat.completions",
+    budgetOnly: false,
     stopSequences: true,
     async text(r, model) {
       const reply = await r.openai().chat.completions.create(ask(model));
@@ -104,6 +105,10 @@ describeMatrix(
       });
       const choice = reply.choices[0]!;
       return { text: choice.message.content ?? "", cut: choice.finish_reason === "length" };
+    },
+    async thinking(r, model) {
+      const reply = await r.openai().chat.completions.create({ ...ask(model), reasoning_effort: "low" });
+      return reply.choices[0]!.message.content ?? "";
     },
     async image(r, model) {
       const reply = await r.openai().chat.completions.create(

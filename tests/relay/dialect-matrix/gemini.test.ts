@@ -34,6 +34,7 @@ const config = { tools: [{ functionDeclarations: [{ name: WEATHER.name, paramete
 describeMatrix({
   inbound: "gemini",
   sdk: "@google/genai",
+  budgetOnly: true,
   stopSequences: true,
   async text(r, model) {
     return seen(await client(r).models.generateContent({ model, contents: "hi" }));
@@ -97,6 +98,10 @@ describeMatrix({
       },
     });
     return { text: reply.text ?? "", cut: reply.candidates?.[0]?.finishReason === "MAX_TOKENS" };
+  },
+  async thinking(r, model) {
+    const config = { thinkingConfig: { thinkingBudget: 1024 } };
+    return (await client(r).models.generateContent({ model, contents: "hi", config })).text ?? "";
   },
   async image(r, model) {
     const reply = await client(r).models.generateContent({

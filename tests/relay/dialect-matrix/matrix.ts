@@ -54,6 +54,21 @@ export interface Tokens {
   reasoning: number;
 }
 
+const effortOrReasoning = (body: any) => body.reasoning_effort !== undefined || body.reasoning !== undefined;
+/** Whether an upstream request of each family asks for thinking. */
+const ASKS_FOR_THINKING: Record<Family, (body: any) => boolean> = {
+  openai: effortOrReasoning,
+  azure: effortOrReasoning,
+  anthropic: (body) => body.thinking !== undefined,
+  gemini: (body) => body.generationConfig?.thinkingConfig !== undefined,
+};
+/**
+ * A token budget (Anthropic's and Gemini's thinking parameter) is not carried to an OpenAI-family upstream, by
+ * design: reasoning_effort is refused there by models that do not reason, and the budget is only a hint.
+ */
+const thinkingCarried = (family: Family, budgetOnly: boolean) =>
+  !(budgetOnly && (family === "openai" || family === "azure"));
+
 /** What the fakes are told to report in the usage cases. */
 const REPORTED: FakeBehavior = {
   promptTokens: 40,
@@ -98,6 +113,8 @@ export interface MatrixClient {
   inbound: string;
   /** The SDK this dialect is driven by, for the test names. */
   sdk: string;
+  /** The dialect asks for thinking by a token budget, not an effort level. */
+  budgetOnly: boolean;
   /** The dialect has stop sequences (the Responses API has none). */
   stopSequences: boolean;
   text(r: RelayEnv, model: string): Promise<Seen>;
@@ -111,6 +128,8 @@ export interface MatrixClient {
    * max tokens LIMIT; the reply text and whether its stop reason says the limit cut it.
    */
   limited(r: RelayEnv, model: string): Promise<{ text: string; cut: boolean }>;
+  /** Asks for thinking with the dialect's own budget or effort parameter; the reply text. */
+  thinking(r: RelayEnv, model: string): Promise<string>;
   /** Asks for JSON matching FORECAST_SCHEMA in the dialect's structured-output parameter; the reply text. */
   jsonSchema(r: RelayEnv, model: string): Promise<string>;
   /** Asks about TINY_PNG sent inline. */
@@ -224,6 +243,16 @@ export function describeMatrix(client: MatrixClient, extra?: (env: () => MatrixE
         for (const mark of marks) expect(sent).toContain(mark);
         const tokens = reportedTokens(family, { promptTokens: DEFAULT_PROMPT_TOKENS, completionTokens: LIMIT });
         await env.billed(before, [quotaOf(tokens)], family);
+      });
+
+      const carried = thinkingCarried(family, client.budgetOnly);
+      test(name(`a thinking budget or effort ${carried ? "reaches the upstream" : "is left out"}`), async () => {
+        const before = await env.r.userRow();
+        expect(await client.thinking(env.r, model)).toBe(DEFAULT_CONTENT);
+        const sent = env.upstream[family].requests.at(-1)!.body;
+        expect(ASKS_FOR_THINKING[family](sent)).toBe(carried);
+        expect(sent.thinking_budget).toBeUndefined();
+        await env.billed(before, [quotaOf(plain)], family);
       });
 
       test(name("JSON schema output (never dropped silently)"), async () => {

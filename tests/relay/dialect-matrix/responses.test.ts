@@ -24,6 +24,7 @@ const tools = [{ type: "function" as const, name: "get_weather", parameters: WEA
 describeMatrix({
   inbound: "responses",
   sdk: "openai responses",
+  budgetOnly: false,
   stopSequences: false,
   async text(r, model) {
     const reply = await r.openai().responses.create({ model, input: "hi" });
@@ -87,6 +88,9 @@ describeMatrix({
       text: reply.output_text,
       cut: reply.status === "incomplete" && reply.incomplete_details?.reason === "max_output_tokens",
     };
+  },
+  async thinking(r, model) {
+    return (await r.openai().responses.create({ model, input: "hi", reasoning: { effort: "low" } })).output_text;
   },
   async image(r, model) {
     const reply = await r.openai().responses.create({
