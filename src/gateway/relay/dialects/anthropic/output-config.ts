@@ -2,9 +2,6 @@ import { DialectRefusal } from "../../../../shared/relay-error";
 
 type Json = Record<string, any>;
 
-/** Anthropic's effort levels as the pivot's reasoning_effort; the two above "high" have no OpenAI level of their own. */
-const EFFORTS: Record<string, string> = { low: "low", medium: "medium", high: "high", xhigh: "high", max: "high" };
-
 /** A JSON output format (output_config.format, or the structured-outputs beta's output_format) as response_format. */
 function responseFormat(format: any, parameter: string): Json {
   if (format?.type !== "json_schema" || typeof format.schema !== "object" || format.schema === null) {
@@ -13,13 +10,13 @@ function responseFormat(format: any, parameter: string): Json {
   return { type: "json_schema", json_schema: { name: "output", schema: format.schema } };
 }
 
-/** output_config (structured output and effort) and the beta's output_format, onto the pivot request `out`. */
+/**
+ * Structured output (output_config.format, or the beta's output_format) onto the pivot request `out`.
+ * output_config.effort is a hint like a thinking budget and, like it, not carried: Claude Code sends it, and an
+ * OpenAI-family model that does not reason refuses reasoning_effort.
+ */
 export function outputConfig(body: Json, out: Json): void {
-  const config = body.output_config;
-  if (config?.format) out.response_format = responseFormat(config.format, "output_config.format");
+  const format = body.output_config?.format;
+  if (format) out.response_format = responseFormat(format, "output_config.format");
   else if (body.output_format) out.response_format = responseFormat(body.output_format, "output_format");
-  if (config?.effort === undefined || config.effort === null) return;
-  const effort = EFFORTS[String(config.effort)];
-  if (!effort) throw new DialectRefusal(`output_config.effort must be one of ${Object.keys(EFFORTS).join(", ")}`);
-  out.reasoning_effort = effort;
 }

@@ -121,7 +121,7 @@ const copyNumber = (from: Json, key: string, to: Json, as = key) => {
   if (typeof from[key] === "number") to[as] = from[key];
 };
 
-/** The optional parameters: sampling, stops, tools, thinking, output format and effort; `metadata` is ignored. */
+/** The optional parameters: sampling, stops, tools, thinking, output format; `metadata` is ignored. */
 function parameters(body: Json, out: Json): void {
   copyNumber(body, "temperature", out);
   copyNumber(body, "top_p", out);
