@@ -60,7 +60,7 @@ describeMatrix({
   },
   async streamedToolCall(r, model) {
     const reply = await client(r)
-      .messages.stream({ ...ask(model, "Weather in Paris?"), tools })
+      .messages.stream({ ...ask(model, "Weather in Paris?"), tools, tool_choice: { type: "tool", name: WEATHER.name } })
       .finalMessage();
     const call = reply.content.find((b) => b.type === "tool_use")!;
     return { name: call.name, args: call.input };

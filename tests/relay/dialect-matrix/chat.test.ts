@@ -71,6 +71,7 @@ describeMatrix(
       const chunks = await r.openai().chat.completions.create({
         ...ask(model, "Weather in Paris?"),
         tools,
+        tool_choice: { type: "function", function: { name: "get_weather" } },
         stream: true,
         stream_options: { include_usage: true },
       });

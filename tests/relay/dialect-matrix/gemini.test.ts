@@ -1,5 +1,6 @@
 import { expect } from "bun:test";
 import {
+  FunctionCallingConfigMode,
   GoogleGenAI,
   type Content,
   type GenerateContentResponse,
@@ -74,7 +75,12 @@ describeMatrix({
     for await (const chunk of await client(r).models.generateContentStream({
       model,
       contents: "Weather in Paris?",
-      config,
+      config: {
+        ...config,
+        toolConfig: {
+          functionCallingConfig: { mode: FunctionCallingConfigMode.ANY, allowedFunctionNames: [WEATHER.name] },
+        },
+      },
     })) {
       calls.push(...(chunk.functionCalls ?? []));
     }

@@ -54,6 +54,17 @@ export interface Tokens {
   reasoning: number;
 }
 
+const namesWeather = (choice: any) => (choice?.function?.name ?? choice?.name) === WEATHER.name;
+/** Whether an upstream request of each family forces the get_weather tool. */
+const FORCES_WEATHER: Record<Family, (body: any) => boolean> = {
+  openai: (body) => namesWeather(body.tool_choice),
+  azure: (body) => namesWeather(body.tool_choice),
+  anthropic: (body) => body.tool_choice?.type === "tool" && namesWeather(body.tool_choice),
+  gemini: (body) =>
+    body.toolConfig?.functionCallingConfig?.mode === "ANY" &&
+    body.toolConfig.functionCallingConfig.allowedFunctionNames?.includes(WEATHER.name),
+};
+
 const effortOrReasoning = (body: any) => body.reasoning_effort !== undefined || body.reasoning !== undefined;
 /** Whether an upstream request of each family asks for thinking. */
 const ASKS_FOR_THINKING: Record<Family, (body: any) => boolean> = {
@@ -121,7 +132,7 @@ export interface MatrixClient {
   stream(r: RelayEnv, model: string): Promise<Seen>;
   /** Offers get_weather, answers the call the model makes with TOOL_RESULT; the call made and the final text. */
   toolRoundTrip(r: RelayEnv, model: string): Promise<{ name: string; args: unknown; text: string }>;
-  /** Offers get_weather in a stream; the call as the SDK assembled it from the streamed argument deltas. */
+  /** Forces get_weather in a stream; the call as the SDK assembled it from the streamed argument deltas. */
   streamedToolCall(r: RelayEnv, model: string): Promise<{ name: string; args: unknown }>;
   /**
    * Sends SYSTEM_MARK as the system prompt, STOP_MARK as a stop sequence (where the dialect has them), temperature 0.25, top_p 0.5 and
@@ -228,9 +239,10 @@ export function describeMatrix(client: MatrixClient, extra?: (env: () => MatrixE
         await env.billed(before, [quotaOf(plain), quotaOf(plain)], family);
       });
 
-      test(name("streamed tool call"), async () => {
+      test(name("streamed tool call, forced by tool_choice"), async () => {
         const before = await env.r.userRow();
         expect(await client.streamedToolCall(env.r, model)).toEqual({ name: WEATHER.name, args: WEATHER.arguments });
+        expect(FORCES_WEATHER[family](env.upstream[family].requests.at(-1)!.body)).toBe(true);
         await env.billed(before, [quotaOf(plain)], family);
       });
 

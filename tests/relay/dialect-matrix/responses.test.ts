@@ -57,7 +57,13 @@ describeMatrix({
     return { name: call.name, args: JSON.parse(call.arguments), text: second.output_text };
   },
   async streamedToolCall(r, model) {
-    const events = await r.openai().responses.create({ model, input: "Weather in Paris?", tools, stream: true });
+    const events = await r.openai().responses.create({
+      model,
+      input: "Weather in Paris?",
+      tools,
+      tool_choice: { type: "function", name: "get_weather" },
+      stream: true,
+    });
     let args = "";
     let done: OpenAI.Responses.ResponseFunctionToolCall | undefined;
     for await (const event of events) {
