@@ -28,6 +28,14 @@ export const MODEL: Record<Family, string> = {
   gemini: "mx-gemini",
 };
 
+/** The address each family's upstream is called at. */
+const UPSTREAM_PATH: Record<Family, RegExp> = {
+  openai: /^\/v1\/(chat\/completions|responses)$/,
+  azure: /^\/openai\/(deployments\/mx-azure\/chat\/completions|v1\/responses)$/,
+  anthropic: /^\/v1\/messages$/,
+  gemini: /^\/v1beta\/models\/mx-gemini:(generateContent|streamGenerateContent)$/,
+};
+
 export const WEATHER: FakeToolCall = { name: "get_weather", arguments: { city: "Paris" } };
 export const WEATHER_SCHEMA = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 export const TOOL_RESULT = "sunny";
@@ -213,6 +221,7 @@ export function describeMatrix(client: MatrixClient, extra?: (env: () => MatrixE
         const before = await env.r.userRow();
         const seen = await call(env.r, model);
         expect(seen.text).toBe(DEFAULT_CONTENT);
+        expect(env.upstream[family].requests.at(-1)!.path).toMatch(UPSTREAM_PATH[family]);
         expect(seen.usage).toEqual(expressed(tokens, seen.usage));
         await env.billed(before, [quotaOf(tokens)], family);
       };
