@@ -803,12 +803,15 @@ const OPENAI_ROUTES: Record<string, (call: FakeCall) => FakeReply> = {
   "GET /v1/dashboard/billing/usage": billingUsage,
 };
 
+/** Azure's addresses of the same routes: `/openai/deployments/<deployment>/<task>` and `/openai/v1/<task>`. */
+const AZURE_PREFIX = /^\/openai\/(?:deployments\/[^/]+|v1)\//;
+
 export const openaiDialect: FakeDialect = {
   model: (_url, body) => (typeof body?.model === "string" ? body.model : undefined),
   authorized: (request, _url, apiKey) => request.headers.get("authorization") === `Bearer ${apiKey}`,
   errorBody: openaiError,
   handle(call) {
-    const route = OPENAI_ROUTES[`${call.request.method} ${call.url.pathname}`];
+    const route = OPENAI_ROUTES[`${call.request.method} ${call.url.pathname.replace(AZURE_PREFIX, "/v1/")}`];
     if (route && call.request.method === "POST" && typeof call.body !== "object") {
       return { json: openaiError(400, "We could not parse the JSON body of your request."), status: 400 };
     }

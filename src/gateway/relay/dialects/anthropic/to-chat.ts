@@ -1,5 +1,6 @@
 import { DialectRefusal } from "../../../../shared/relay-error";
 import type { RouteFacts } from "../types";
+import { outputConfig } from "./output-config";
 
 type Json = Record<string, any>;
 
@@ -120,7 +121,7 @@ const copyNumber = (from: Json, key: string, to: Json, as = key) => {
   if (typeof from[key] === "number") to[as] = from[key];
 };
 
-/** The optional parameters: sampling, stops, tools, thinking; `metadata` is ignored. */
+/** The optional parameters: sampling, stops, tools, thinking, output format; `metadata` is ignored. */
 function parameters(body: Json, out: Json): void {
   copyNumber(body, "temperature", out);
   copyNumber(body, "top_p", out);
@@ -134,6 +135,7 @@ function parameters(body: Json, out: Json): void {
   if (body.thinking?.type === "enabled" && typeof body.thinking.budget_tokens === "number") {
     out.thinking_budget = body.thinking.budget_tokens;
   }
+  outputConfig(body, out);
 }
 
 /** An Anthropic Messages request as the pivot (OpenAI chat request with the extension fields). */
