@@ -4,7 +4,7 @@ export const ChannelStatus = { Enabled: 1, ManuallyDisabled: 2, AutoDisabled: 3 
 export type ChannelStatusValue = (typeof ChannelStatus)[keyof typeof ChannelStatus];
 
 /** What a channel's `other` field holds for a type; the console names it in the reader's language. */
-export type OtherMeaning = "api-version" | "spark-version" | "knowledge-base" | "account-id" | "region";
+export type OtherMeaning = "api-version" | "spark-version" | "knowledge-base" | "account-id" | "region" | "bot-id";
 
 export interface OtherFacts {
   meaning: OtherMeaning;
@@ -130,7 +130,11 @@ const TABLE = {
   46: { name: "BaiduV2", baseUrl: "https://qianfan.baidubce.com" },
   47: { name: "Xinference", baseUrl: "", listsModels: true, baseUrlRequired: true },
   48: { name: "xAI", baseUrl: "https://api.x.ai", listsModels: true },
-  49: { name: "Coze", baseUrl: "https://api.coze.cn" },
+  49: {
+    name: "Coze",
+    baseUrl: "https://api.coze.cn",
+    other: { meaning: "bot-id", example: "7342866812345678901", asked: true },
+  },
   50: { name: "Kling", baseUrl: "https://api.klingai.com" },
   51: { name: "Jimeng", baseUrl: "https://visual.volcengineapi.com" },
   52: { name: "Vidu", baseUrl: "https://api.vidu.cn" },

@@ -1,6 +1,10 @@
 import { anthropicProvider } from "./providers/anthropic/provider";
 import { azureProvider } from "./providers/azure/provider";
+import { cohereProvider } from "./providers/cohere/provider";
+import { cozeProvider } from "./providers/coze/provider";
+import { difyProvider } from "./providers/dify/provider";
 import { geminiProvider } from "./providers/gemini/provider";
+import { jinaProvider } from "./providers/jina/provider";
 import { openaiCompatibleProvider } from "./providers/openai-compatible/provider";
 import type { Provider } from "./providers/types";
 
@@ -10,6 +14,10 @@ const FAMILIES = new Map<Provider, string>([
   [azureProvider, "azure"],
   [anthropicProvider, "anthropic"],
   [geminiProvider, "gemini"],
+  [cohereProvider, "cohere"],
+  [jinaProvider, "jina"],
+  [difyProvider, "dify"],
+  [cozeProvider, "coze"],
 ]);
 
 export const familyOf = (provider: Provider): string => FAMILIES.get(provider) ?? "openai";

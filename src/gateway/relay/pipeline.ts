@@ -20,6 +20,7 @@ import { nativeCall, nativeProvider } from "./native-request";
 import { rememberReply } from "./stored-replies";
 import { bytesReader, type UpstreamReply } from "../upstream/reply";
 import type { RelayRequest } from "./parse";
+import { foldChatStream } from "./providers/folded-stream";
 import { providerFor } from "./providers/registry";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
@@ -249,15 +250,14 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
 /** A translating family's JSON reply, in OpenAI's shape, billed from the usage it reported. */
 async function deliverTranslated(
   s: CallState,
-  response: UpstreamReply,
-  map: NonNullable<Provider["mapResponse"]>,
-  upstreamModel: string,
+  read: () => Promise<Record<string, unknown>>,
   charge: CallCharge,
 ): Promise<Response> {
   let reply: Record<string, unknown>;
   try {
-    reply = map(JSON.parse(await response.text()), upstreamModel);
-  } catch {
+    reply = await read();
+  } catch (error) {
+    if (error instanceof RelayError) throw error;
     throw new RelayError(502, "the upstream's reply could not be read", "bad_response_body", "upstream_error");
   }
   const usage = reportedUsage(s.endpoint.kind, reply);
@@ -303,7 +303,14 @@ async function deliver(
     });
     return new Response(body, { status: 200, headers: sseHeaders(s.requestId) });
   }
-  if (mapResponse) return deliverTranslated(s, response, mapResponse, upstreamModel, charge);
+  if (provider.streamsOnly && mapStream)
+    return deliverTranslated(
+      s,
+      () => foldChatStream(mapStream(response.stream(), upstreamModel), upstreamModel),
+      charge,
+    );
+  if (mapResponse)
+    return deliverTranslated(s, async () => mapResponse(JSON.parse(await response.text()), upstreamModel), charge);
   const bytes = await response.bytes();
   let usage: Usage | undefined;
   let text = "";

@@ -1,7 +1,11 @@
 import { CHANNEL_TYPES } from "../../../shared/channel-types";
 import { anthropicProvider } from "./anthropic/provider";
 import { azureProvider } from "./azure/provider";
+import { cohereProvider } from "./cohere/provider";
+import { cozeProvider } from "./coze/provider";
+import { difyProvider } from "./dify/provider";
 import { geminiProvider } from "./gemini/provider";
+import { jinaProvider } from "./jina/provider";
 import { openaiCompatibleProvider } from "./openai-compatible/provider";
 import type { Provider } from "./types";
 
@@ -11,6 +15,10 @@ export const PROVIDERS = [
   azureProvider,
   anthropicProvider,
   geminiProvider,
+  cohereProvider,
+  jinaProvider,
+  difyProvider,
+  cozeProvider,
 ] as const satisfies readonly Provider[];
 
 /** The family serving the types no other family claims (OpenAI's dialect). */

@@ -89,6 +89,11 @@ export interface Provider {
    * usage-only chunk (choices: []) when it reported one, then [DONE] when the upstream finished cleanly.
    */
   mapStream?(upstream: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array>;
+  /**
+   * The upstream answers as an event stream only (the request asks for one whatever the client asked): a client
+   * asking for a whole reply gets the mapped stream folded into one chat.completion.
+   */
+  readonly streamsOnly?: true;
   /** What an error reply (parsed JSON) says. */
   errorOf(reply: unknown): UpstreamError;
   /** Present when the family's upstream lists its models. */
