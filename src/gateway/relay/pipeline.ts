@@ -20,10 +20,10 @@ import { nativeCall, nativeProvider } from "./native-request";
 import { rememberReply } from "./stored-replies";
 import { bytesReader, type UpstreamReply } from "../upstream/reply";
 import type { RelayRequest } from "./parse";
-import { foldChatStream } from "./providers/folded-stream";
 import { providerFor } from "./providers/registry";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
+import { streamOnlyReply } from "./stream-only-reply";
 import { wholeStreamIn } from "./whole-stream";
 
 const DRAIN_MS = 60_000;
@@ -201,7 +201,7 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
         const at = { stream: req.stream, startedAt: s.startedAt, requestId: s.requestId, idleTimeoutMs, onReplyId };
         return deliverNative(result.response, req.inbound!, charge, at, sseHeaders(s.requestId));
       }
-      const response = await deliver(s, result.response, provider, upstreamModel, charge);
+      const response = await deliver(s, channel, result.response, provider, upstreamModel, charge);
       return req.inbound ? inDialect(response, req.inbound, req.model, req.stream) : response;
     }
     last = result;
@@ -272,6 +272,7 @@ async function deliverTranslated(
 /** Hands the upstream's answer to the client and bills it (after the stream ends, for streams). */
 async function deliver(
   s: CallState,
+  channel: RouteChannel,
   response: UpstreamReply,
   provider: Provider,
   upstreamModel: string,
@@ -303,12 +304,10 @@ async function deliver(
     });
     return new Response(body, { status: 200, headers: sseHeaders(s.requestId) });
   }
-  if (provider.streamsOnly && mapStream)
-    return deliverTranslated(
-      s,
-      () => foldChatStream(mapStream(response.stream(), upstreamModel), upstreamModel),
-      charge,
-    );
+  if (provider.streamsOnly && mapStream) {
+    const secrets = [channel.row.key, channel.row.base_url];
+    return deliverTranslated(s, () => streamOnlyReply(response, provider, upstreamModel, secrets), charge);
+  }
   if (mapResponse)
     return deliverTranslated(s, async () => mapResponse(JSON.parse(await response.text()), upstreamModel), charge);
   const bytes = await response.bytes();
