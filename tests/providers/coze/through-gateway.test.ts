@@ -11,6 +11,7 @@ describeChatThroughGateway({
   other: BOT,
   start: (key) => startFakeCoze(key, BOT),
   answer: COZE_ANSWER.join(""),
+  refusesTools: true,
   usage: { prompt: COZE_USAGE.input, completion: COZE_USAGE.output },
   expectConversation(seen) {
     expect(seen.path).toBe("/v3/chat");

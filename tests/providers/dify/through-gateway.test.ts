@@ -8,6 +8,7 @@ describeChatThroughGateway({
   other: "",
   start: startFakeDify,
   answer: DIFY_ANSWER.join(""),
+  refusesTools: true,
   usage: DIFY_USAGE,
   expectConversation(seen) {
     expect(seen.path).toBe("/v1/chat-messages");
