@@ -93,7 +93,8 @@ const TABLE = {
   19: { name: "360", baseUrl: "https://api.360.cn", listsModels: true },
   20: { name: "OpenRouter", baseUrl: "https://openrouter.ai/api", listsModels: true },
   21: { name: "AIProxyLibrary", baseUrl: "https://api.aiproxy.io", other: KNOWLEDGE_BASE },
-  22: { name: "FastGPT", baseUrl: "https://fastgpt.run/api/openapi", listsModels: true, other: KNOWLEDGE_BASE },
+  // FastGPT has no model list; its knowledge base ID (the app's id) is needed only with a key not bound to one app.
+  22: { name: "FastGPT", baseUrl: "https://fastgpt.run/api/openapi", other: { ...KNOWLEDGE_BASE, optional: true } },
   23: { name: "Tencent", baseUrl: "https://hunyuan.tencentcloudapi.com" },
   24: {
     name: "Gemini",

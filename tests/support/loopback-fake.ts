@@ -58,8 +58,8 @@ export const namedEvents = (events: [string, object][]) =>
     headers: { "content-type": "text/event-stream" },
   });
 
-/** An SSE reply of data-only events. */
-export const dataEvents = (events: object[]) =>
-  new Response(events.map((data) => `data: ${JSON.stringify(data)}\n\n`).join(""), {
+/** An SSE reply of data-only events, then `tail` (e.g. OpenAI's "data: [DONE]\n\n"). */
+export const dataEvents = (events: object[], tail = "") =>
+  new Response(events.map((data) => `data: ${JSON.stringify(data)}\n\n`).join("") + tail, {
     headers: { "content-type": "text/event-stream" },
   });

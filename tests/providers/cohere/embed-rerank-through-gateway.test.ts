@@ -6,7 +6,8 @@ import { accumulatedToolCalls } from "../support/mapped-stream";
 import { EMBED_MODEL, RATIO, RERANK_MODEL, embedRerankEnv, rerank } from "../support/embed-rerank-env";
 
 const KEY = "cohere-embed-key-4242";
-const near = (a: ArrayLike<number>, b: number[]) => expect([...a].map((x) => Math.round(x * 1e6) / 1e6)).toEqual(b);
+const near = (a: ArrayLike<number>, b: number[]) =>
+  expect(Array.from(a).map((x) => Math.round(x * 1e6) / 1e6)).toEqual(b);
 
 describe.each(DIALECTS)("Cohere embeddings, rerank and tool calls through the gateway on %s", (dialect) => {
   const env = embedRerankEnv(dialect, 34, startFakeCohere, KEY);

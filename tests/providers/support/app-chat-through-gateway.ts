@@ -142,7 +142,7 @@ export function describeChatThroughGateway(f: ChatFamily) {
       expect(error.status).toBe(502);
       expect(error.code).toBe("upstream_auth_error");
       expect(error.message).not.toContain(wrong);
-      expect(upstream.requests.at(-1)!.headers.authorization).toBe(`Bearer ${wrong}`);
+      expect(upstream.requests.at(-1)!.headers.authorization).toContain(`Bearer ${wrong}`);
       expect(id).toBeGreaterThan(0);
     });
   });

@@ -1,9 +1,11 @@
 import { CHANNEL_TYPES } from "../../../shared/channel-types";
+import { aiproxyLibraryProvider } from "./aiproxy-library/provider";
 import { anthropicProvider } from "./anthropic/provider";
 import { azureProvider } from "./azure/provider";
 import { cohereProvider } from "./cohere/provider";
 import { cozeProvider } from "./coze/provider";
 import { difyProvider } from "./dify/provider";
+import { fastgptProvider } from "./fastgpt/provider";
 import { geminiProvider } from "./gemini/provider";
 import { jinaProvider } from "./jina/provider";
 import { openaiCompatibleProvider } from "./openai-compatible/provider";
@@ -19,6 +21,8 @@ export const PROVIDERS = [
   jinaProvider,
   difyProvider,
   cozeProvider,
+  aiproxyLibraryProvider,
+  fastgptProvider,
 ] as const satisfies readonly Provider[];
 
 /** The family serving the types no other family claims (OpenAI's dialect). */
