@@ -11,8 +11,9 @@ describeChatThroughGateway({
   refusesTools: false,
   // Billed from what Cohere bills (billed_units), not the template-inclusive token counts it also reports.
   usage: { prompt: COHERE_USAGE.input, completion: COHERE_USAGE.output },
-  expectConversation(seen, stream) {
+  expectConversation(seen, stream, probe) {
     expect(seen.path).toBe("/v2/chat");
+    if (probe) return expect(seen.body).toMatchObject({ messages: [{ role: "user", content: "hi" }], max_tokens: 16 });
     expect(seen.body).toMatchObject({
       model: "family-chat-model",
       stream,

@@ -13,8 +13,9 @@ describeChatThroughGateway({
   answer: COZE_ANSWER.join(""),
   refusesTools: true,
   usage: { prompt: COZE_USAGE.input, completion: COZE_USAGE.output },
-  expectConversation(seen) {
+  expectConversation(seen, _stream, probe) {
     expect(seen.path).toBe("/v3/chat");
+    if (probe) return expect(seen.body).toMatchObject({ bot_id: BOT, additional_messages: [text("user", "hi")] });
     expect(seen.body).toEqual({
       bot_id: BOT,
       user_id: "tollgate",

@@ -10,8 +10,9 @@ describeChatThroughGateway({
   answer: DIFY_ANSWER.join(""),
   refusesTools: true,
   usage: DIFY_USAGE,
-  expectConversation(seen) {
+  expectConversation(seen, _stream, probe) {
     expect(seen.path).toBe("/v1/chat-messages");
+    if (probe) return expect(seen.body).toMatchObject({ query: "hi", response_mode: "streaming" });
     // Streaming whatever the client asked: agent apps answer no other way.
     expect(seen.body).toEqual({
       inputs: {},

@@ -13,8 +13,9 @@ describeChatThroughGateway({
   answer: FASTGPT_ANSWER.join(""),
   refusesTools: false,
   usage: FASTGPT_USAGE,
-  expectConversation(seen, stream) {
+  expectConversation(seen, stream, probe) {
     expect(seen.path).toBe("/v1/chat/completions");
+    if (probe) return expect(seen.body.messages).toEqual([{ role: "user", content: "hi" }]);
     expect(Boolean(seen.body.stream)).toBe(stream);
     expect(seen.body).toMatchObject({
       messages: [

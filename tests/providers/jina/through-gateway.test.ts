@@ -32,6 +32,18 @@ describe.each(DIALECTS)("Jina channels on %s", (dialect) => {
     expect(before.quota - (await r.userRow()).quota).toBe(RATIO * 17);
   });
 
+  test("the channel test of a Jina channel is an embeddings call (Jina has no chat), and succeeds", async () => {
+    const { r, upstream } = env;
+    const id = (await r.s.ctx.db.k.selectFrom("channels").select("id").orderBy("id", "desc").executeTakeFirstOrThrow())
+      .id;
+    const reply = await r.s.root.get(`/api/channel/test/${id}?model=${EMBED_MODEL}`);
+    expect(reply.body.success).toBe(true);
+    expect(upstream.requests.at(-1)).toMatchObject({
+      path: "/v1/embeddings",
+      body: { model: EMBED_MODEL, input: "hi" },
+    });
+  });
+
   test("chat is refused clearly (Jina serves embeddings and rerank only), nothing sent, nothing billed", async () => {
     const { r, upstream } = env;
     const sent = upstream.requests.length;

@@ -15,8 +15,11 @@ export interface ChatFamily {
   usage: { prompt: number; completion: number };
   /** Apps have their own tools and refuse the client's; a model API takes them. */
   refusesTools: boolean;
-  /** The upstream request for the conversation [system "Be brief.", user "hi", assistant "hello", user "and you?"]. */
-  expectConversation(seen: SeenRequest, stream: boolean): void;
+  /**
+   * The upstream request for the conversation [system "Be brief.", user "hi", assistant "hello", user "and you?"];
+   * with `probe`, for the channel test's lone "hi".
+   */
+  expectConversation(seen: SeenRequest, stream: boolean, probe?: boolean): void;
 }
 
 const MODEL = "family-chat-model";
@@ -34,6 +37,7 @@ export function describeChatThroughGateway(f: ChatFamily) {
   describe.each(DIALECTS)(`${f.name} channels behind OpenAI chat and Anthropic Messages on %s`, (dialect) => {
     let r: RelayEnv;
     let upstream: LoopbackFake;
+    let channelId: number;
     const quota = expectedQuota({ prompt: f.usage.prompt, completion: f.usage.completion, ...PRICES });
     const anthropic = () => new Anthropic({ apiKey: r.key, baseURL: r.s.url, maxRetries: 0 });
     const expectBilled = async (before: { quota: number }, stream: boolean) => {
@@ -53,7 +57,7 @@ export function describeChatThroughGateway(f: ChatFamily) {
       r = await startRelayEnv(dialect);
       await r.setPrices({ [MODEL]: PRICES.ratio }, { [MODEL]: PRICES.completionRatio });
       upstream = f.start(KEY);
-      await r.addChannel({ type: f.type, key: KEY, models: MODEL, other: f.other }, upstream.asFake());
+      channelId = await r.addChannel({ type: f.type, key: KEY, models: MODEL, other: f.other }, upstream.asFake());
     });
     afterAll(async () => {
       await r.stop();
@@ -111,6 +115,12 @@ export function describeChatThroughGateway(f: ChatFamily) {
         if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
       expect(text).toBe(f.answer);
       await expectBilled(before, true);
+    });
+
+    test("the channel test (GET /api/channel/test/{id}) speaks the family's API and succeeds", async () => {
+      const reply = await r.s.root.get(`/api/channel/test/${channelId}`);
+      expect(reply.body.success).toBe(true);
+      f.expectConversation(upstream.requests.at(-1)!, false, true);
     });
 
     // Defined only for the families that refuse tools (rather than skipped for the others).
