@@ -107,7 +107,7 @@ const TABLE = {
   27: { name: "Perplexity", baseUrl: "https://api.perplexity.ai" },
   31: { name: "LingYiWanWu", baseUrl: "https://api.lingyiwanwu.com", listsModels: true },
   33: { name: "AWS", baseUrl: "" },
-  34: { name: "Cohere", baseUrl: "https://api.cohere.ai" },
+  34: { name: "Cohere", baseUrl: "https://api.cohere.ai", listsModels: true },
   35: { name: "MiniMax", baseUrl: "https://api.minimax.chat" },
   36: { name: "SunoAPI", baseUrl: "", baseUrlRequired: true, ownModels: true },
   37: { name: "Dify", baseUrl: "https://api.dify.ai" },

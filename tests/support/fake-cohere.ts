@@ -121,9 +121,19 @@ function rerank(body: any): Response {
 
 const ROUTES: Record<string, (body: any) => Response> = { "/v2/chat": chat, "/v2/embed": embed, "/v2/rerank": rerank };
 
+export const COHERE_MODELS = ["command-a", "command-r", "embed-v4.0", "rerank-v3.5"];
+
+/** GET /v1/models, two models a page, as Cohere pages it. */
+function models(url: URL): Response {
+  const at = Number(url.searchParams.get("page_token") ?? "0");
+  const next = at + 2 < COHERE_MODELS.length ? String(at + 2) : "";
+  return Response.json({ models: COHERE_MODELS.slice(at, at + 2).map((name) => ({ name })), next_page_token: next });
+}
+
 /** A loopback Cohere API v2 that checks the bearer key and each API's request shape, as Cohere does. */
 export const startFakeCohere = (key: string) =>
   startLoopbackFake(key, (seen: SeenRequest) => {
+    if (seen.path === "/v1/models") return models(new URL(seen.url));
     const route = ROUTES[seen.path];
     return route ? route(seen.body) : Response.json({ message: `no route ${seen.path}` }, { status: 404 });
   });

@@ -2,6 +2,8 @@ import type { FakeUpstream } from "./fake-upstream";
 
 /** What a fake upstream saw of one call. */
 export interface SeenRequest {
+  /** The whole address, query included. */
+  url: string;
   path: string;
   headers: Record<string, string>;
   body: any;
@@ -33,6 +35,7 @@ export function startLoopbackFake(key: string, answer: (seen: SeenRequest) => Re
     hostname: "127.0.0.1",
     async fetch(request) {
       const seen: SeenRequest = {
+        url: request.url,
         path: new URL(request.url).pathname,
         headers: Object.fromEntries(request.headers),
         body: await request.json().catch(() => undefined),

@@ -6,6 +6,7 @@ import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { mapChat } from "./chat-reply";
 import { cohereChatBody } from "./chat-request";
 import { cohereEmbedBody, mapEmbed } from "./embed";
+import { cohereModels } from "./models";
 import { cohereRerankBody, mapRerank } from "./rerank";
 import { cohereStreamMapper } from "./stream";
 
@@ -39,4 +40,5 @@ export const cohereProvider: Provider = {
   },
   mapStream: (upstream, model) => mapEventStream(upstream, cohereStreamMapper(model)),
   errorOf: openaiErrorOf,
+  models: cohereModels,
 };
