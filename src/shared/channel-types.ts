@@ -4,7 +4,7 @@ export const ChannelStatus = { Enabled: 1, ManuallyDisabled: 2, AutoDisabled: 3 
 export type ChannelStatusValue = (typeof ChannelStatus)[keyof typeof ChannelStatus];
 
 /** What a channel's `other` field holds for a type; the console names it in the reader's language. */
-export type OtherMeaning = "api-version" | "spark-version" | "knowledge-base" | "account-id" | "region";
+export type OtherMeaning = "api-version" | "spark-version" | "knowledge-base" | "account-id" | "region" | "bot-id";
 
 export interface OtherFacts {
   meaning: OtherMeaning;
@@ -95,7 +95,8 @@ const TABLE = {
   19: { name: "360", baseUrl: "https://api.360.cn", listsModels: true },
   20: { name: "OpenRouter", baseUrl: "https://openrouter.ai/api", listsModels: true },
   21: { name: "AIProxyLibrary", baseUrl: "https://api.aiproxy.io", other: KNOWLEDGE_BASE },
-  22: { name: "FastGPT", baseUrl: "https://fastgpt.run/api/openapi", listsModels: true, other: KNOWLEDGE_BASE },
+  // FastGPT has no model list; its knowledge base ID (the app's id) is needed only with a key not bound to one app.
+  22: { name: "FastGPT", baseUrl: "https://fastgpt.run/api/openapi", other: { ...KNOWLEDGE_BASE, optional: true } },
   23: { name: "Tencent", baseUrl: "https://api.hunyuan.cloud.tencent.com" },
   24: {
     name: "Gemini",
@@ -113,7 +114,7 @@ const TABLE = {
     listsModels: true,
     other: { meaning: "region", example: "us-east-1", asked: true },
   },
-  34: { name: "Cohere", baseUrl: "https://api.cohere.ai" },
+  34: { name: "Cohere", baseUrl: "https://api.cohere.ai", listsModels: true },
   35: { name: "MiniMax", baseUrl: "https://api.minimax.chat" },
   36: { name: "SunoAPI", baseUrl: "", baseUrlRequired: true, ownModels: true },
   37: { name: "Dify", baseUrl: "https://api.dify.ai" },
@@ -137,7 +138,11 @@ const TABLE = {
   46: { name: "BaiduV2", baseUrl: "https://qianfan.baidubce.com" },
   47: { name: "Xinference", baseUrl: "", listsModels: true, baseUrlRequired: true },
   48: { name: "xAI", baseUrl: "https://api.x.ai", listsModels: true },
-  49: { name: "Coze", baseUrl: "https://api.coze.cn" },
+  49: {
+    name: "Coze",
+    baseUrl: "https://api.coze.cn",
+    other: { meaning: "bot-id", example: "7342866812345678901", asked: true },
+  },
   50: { name: "Kling", baseUrl: "https://api.klingai.com" },
   51: { name: "Jimeng", baseUrl: "https://visual.volcengineapi.com" },
   52: { name: "Vidu", baseUrl: "https://api.vidu.cn" },

@@ -1,7 +1,13 @@
+import { aiproxyLibraryProvider } from "./providers/aiproxy-library/provider";
 import { anthropicProvider } from "./providers/anthropic/provider";
 import { azureProvider } from "./providers/azure/provider";
 import { bedrockProvider } from "./providers/bedrock/provider";
+import { cohereProvider } from "./providers/cohere/provider";
+import { cozeProvider } from "./providers/coze/provider";
+import { difyProvider } from "./providers/dify/provider";
+import { fastgptProvider } from "./providers/fastgpt/provider";
 import { geminiProvider } from "./providers/gemini/provider";
+import { jinaProvider } from "./providers/jina/provider";
 import { openaiCompatibleProvider } from "./providers/openai-compatible/provider";
 import type { Provider } from "./providers/types";
 import { unservedProvider } from "./providers/unserved";
@@ -16,6 +22,12 @@ const FAMILIES = new Map<Provider, string>([
   [bedrockProvider, "bedrock"],
   [unservedProvider, "none"],
   [vertexProvider, "vertex"],
+  [cohereProvider, "cohere"],
+  [jinaProvider, "jina"],
+  [difyProvider, "dify"],
+  [cozeProvider, "coze"],
+  [aiproxyLibraryProvider, "aiproxy-library"],
+  [fastgptProvider, "fastgpt"],
 ]);
 
 export const familyOf = (provider: Provider): string => FAMILIES.get(provider) ?? "openai";

@@ -24,6 +24,7 @@ import { claimantOf, providerFor } from "./providers/registry";
 import { unservedMessage } from "./providers/unserved";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
+import { streamOnlyReply } from "./stream-only-reply";
 import { wholeStreamIn } from "./whole-stream";
 
 const DRAIN_MS = 60_000;
@@ -203,7 +204,7 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
         const at = { stream: req.stream, startedAt: s.startedAt, requestId: s.requestId, idleTimeoutMs, onReplyId };
         return deliverNative(result.response, req.inbound!, charge, at, sseHeaders(s.requestId));
       }
-      const response = await deliver(s, result.response, provider, upstreamModel, charge);
+      const response = await deliver(s, channel, result.response, provider, upstreamModel, charge);
       return req.inbound ? inDialect(response, req.inbound, req.model, req.stream) : response;
     }
     last = result;
@@ -252,15 +253,14 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
 /** A translating family's JSON reply, in OpenAI's shape, billed from the usage it reported. */
 async function deliverTranslated(
   s: CallState,
-  response: UpstreamReply,
-  map: NonNullable<Provider["mapResponse"]>,
-  upstreamModel: string,
+  read: () => Promise<Record<string, unknown>>,
   charge: CallCharge,
 ): Promise<Response> {
   let reply: Record<string, unknown>;
   try {
-    reply = map(JSON.parse(await response.text()), upstreamModel);
-  } catch {
+    reply = await read();
+  } catch (error) {
+    if (error instanceof RelayError) throw error;
     throw new RelayError(502, "the upstream's reply could not be read", "bad_response_body", "upstream_error");
   }
   const usage = reportedUsage(s.endpoint.kind, reply);
@@ -275,6 +275,7 @@ async function deliverTranslated(
 /** Hands the upstream's answer to the client and bills it (after the stream ends, for streams). */
 async function deliver(
   s: CallState,
+  channel: RouteChannel,
   response: UpstreamReply,
   provider: Provider,
   upstreamModel: string,
@@ -306,7 +307,12 @@ async function deliver(
     });
     return new Response(body, { status: 200, headers: sseHeaders(s.requestId) });
   }
-  if (mapResponse) return deliverTranslated(s, response, mapResponse, upstreamModel, charge);
+  if (provider.streamsOnly && mapStream) {
+    const secrets = [channel.row.key, channel.row.base_url];
+    return deliverTranslated(s, () => streamOnlyReply(response, provider, upstreamModel, secrets), charge);
+  }
+  if (mapResponse)
+    return deliverTranslated(s, async () => mapResponse(JSON.parse(await response.text()), upstreamModel), charge);
   const bytes = await response.bytes();
   let usage: Usage | undefined;
   let text = "";

@@ -3,10 +3,25 @@ import type { ServiceContext } from "../../service/context";
 import type { Probe } from "../../service/relay/channel-tests";
 import { mapModel, parseMapping } from "../../service/relay/model-mapping";
 import { upstreamGate } from "../../service/egress/site-gate";
+import type { EndpointKind } from "../../shared/endpoint-kind";
 import { attemptUpstream } from "./attempt";
+import { providerFor } from "./providers/registry";
+import type { Provider } from "./providers/types";
 
 /** A channel test gives up after a minute, or the relay's own timeout when that is shorter. */
 const PROBE_TIMEOUT_MS = 60_000;
+
+/** The smallest call of a kind the channel's family serves: chat, else embeddings, else rerank. */
+function probeFor(provider: Provider, model: string): { path: string; json: Record<string, unknown> } {
+  const serves = (kind: EndpointKind) => !provider.endpoints || provider.endpoints.has(kind);
+  if (serves("chat"))
+    return {
+      path: "/v1/chat/completions",
+      json: { model, messages: [{ role: "user", content: "hi" }], max_tokens: 16 },
+    };
+  if (serves("embeddings")) return { path: "/v1/embeddings", json: { model, input: "hi" } };
+  return { path: "/v1/rerank", json: { model, query: "hi", documents: ["hi"] } };
+}
 
 /** The channel test's request, sent by the same code as real traffic (provider, mapping, status mapping, masking). */
 export function relayProbe(ctx: ServiceContext): Probe {
@@ -17,14 +32,15 @@ export function relayProbe(ctx: ServiceContext): Probe {
       statusCodeMapping: parseMapping(row.status_code_mapping),
     };
     const upstreamModel = mapModel(channel.modelMapping, model);
-    const body = JSON.stringify({ model: upstreamModel, messages: [{ role: "user", content: "hi" }], max_tokens: 16 });
+    const { path, json } = probeFor(providerFor(row.type), upstreamModel);
     const started = performance.now();
     const call = {
-      path: "/v1/chat/completions",
+      path,
       model: upstreamModel,
-      body,
+      body: JSON.stringify(json),
       contentType: "application/json",
       stream: false,
+      json,
     };
     const result = await attemptUpstream(
       channel,

@@ -19,6 +19,7 @@ export function useOtherFields(): Record<number, OtherField> {
     "knowledge-base": t`Knowledge base ID`,
     "account-id": t`Account ID`,
     region: t`Region`,
+    "bot-id": t`Bot ID`,
   };
   const fields: Record<number, OtherField> = {};
   for (const { id, other } of CHANNEL_TYPES.values()) {

@@ -1,9 +1,9 @@
-import { eventData, SseSplitter } from "../sse";
+import { eventData, eventName, SseSplitter } from "../sse";
 
 /** Turns one upstream stream's events into OpenAI SSE text. */
 export interface EventMapper {
-  /** The OpenAI events for one upstream event's data ("" for none). */
-  event(data: string): string;
+  /** The OpenAI events for one upstream event's data ("" for none); `name` is its `event:` field, if any. */
+  event(data: string, name?: string): string;
   /** What to add when the upstream ended cleanly (usage chunk and [DONE], if the stream was complete). */
   end(): string;
 }
@@ -25,7 +25,7 @@ export function mapEventStream(upstream: ReadableStream<Uint8Array>, mapper: Eve
         let out = "";
         for (const event of done ? splitter.rest() : splitter.push(value)) {
           const data = eventData(event);
-          if (data !== undefined && data.trim() !== "") out += mapper.event(data);
+          if (data !== undefined && data.trim() !== "") out += mapper.event(data, eventName(event));
         }
         if (done) out += mapper.end();
         if (out) controller.enqueue(encoder.encode(out));

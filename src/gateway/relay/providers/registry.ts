@@ -1,7 +1,13 @@
 import { anthropicProvider } from "./anthropic/provider";
 import { azureProvider } from "./azure/provider";
 import { bedrockProvider } from "./bedrock/provider";
+import { aiproxyLibraryProvider } from "./aiproxy-library/provider";
+import { cohereProvider } from "./cohere/provider";
+import { cozeProvider } from "./coze/provider";
+import { difyProvider } from "./dify/provider";
+import { fastgptProvider } from "./fastgpt/provider";
 import { geminiProvider } from "./gemini/provider";
+import { jinaProvider } from "./jina/provider";
 import { openaiCompatibleProvider } from "./openai-compatible/provider";
 import type { Provider } from "./types";
 import { unservedProvider } from "./unserved";
@@ -15,6 +21,12 @@ export const PROVIDERS = [
   geminiProvider,
   bedrockProvider,
   vertexProvider,
+  cohereProvider,
+  jinaProvider,
+  difyProvider,
+  cozeProvider,
+  aiproxyLibraryProvider,
+  fastgptProvider,
 ] as const satisfies readonly Provider[];
 
 const BY_TYPE = new Map<number, Provider>(PROVIDERS.flatMap((p) => p.types.map((type) => [type, p] as const)));

@@ -118,6 +118,11 @@ export interface Provider {
   mapStream?(upstream: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array>;
   /** The content type of the upstream's streamed replies, when it is not text/event-stream. */
   readonly streamContentType?: string;
+  /**
+   * The upstream answers as an event stream only (the request asks for one whatever the client asked): a client
+   * asking for a whole reply gets the mapped stream folded into one chat.completion.
+   */
+  readonly streamsOnly?: true;
   /** What an error reply (parsed JSON) says. */
   errorOf(reply: unknown): UpstreamError;
   /** Present when the family's upstream lists its models. */
