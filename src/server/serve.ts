@@ -2,15 +2,11 @@ import { createApp } from "../gateway/app";
 import { relayProbe } from "../gateway/relay/probe";
 import { scheduleRetests } from "../service/relay/channel-tests";
 import { checkpointsInBackground } from "../service/database/checkpoints";
-import { warmTokenizers } from "../service/billing/estimate";
 import { bootstrapRoot } from "../service/accounts/setup";
 import { loadConfig, loadDotEnv } from "../service/config";
 import { scheduleLogRetention } from "../service/logs/cleanup";
 import { openServiceContext } from "../service/context";
 import { VERSION } from "../shared/version";
-
-/** The tokenizers load (a few hundred ms of CPU each) this long after the server listens, not on a request. */
-const TOKENIZER_WARM_DELAY_MS = 1000;
 
 export interface ServeOptions {
   port?: number;
@@ -31,7 +27,6 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const app = createApp(ctx).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
   const stopRetests = scheduleRetests(ctx, relayProbe(ctx));
   scheduleLogRetention(ctx);
-  warmTokenizers(TOKENIZER_WARM_DELAY_MS);
   const where = ctx.db.dialect === "sqlite" ? config.sqlitePath : ctx.db.dialect;
   console.log(`Tollgate ${VERSION} listening on http://localhost:${app.server?.port} (database: ${where})`);
   if (root === "created") console.log("Created the root account from INITIAL_ROOT_PASSWORD.");

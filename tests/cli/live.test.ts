@@ -36,9 +36,7 @@ beforeAll(async () => {
     stderr: "inherit",
   });
   await within(15_000, async () => (await fetch(`${url}/api/status`).catch(() => undefined))?.ok === true);
-  // The server is busy for a moment a second after it starts listening (its tokenizers load, ~0.3–0.5 s each);
-  // the timings start after that.
-  await Bun.sleep(3000);
+  // The server is busy for a moment after it starts listening; the timings start after.
   await db.run(["option", "set", "SystemName", "Warmed up"]);
   await within(15_000, async () => (await systemName()) === "Warmed up");
 });

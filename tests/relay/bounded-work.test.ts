@@ -50,8 +50,8 @@ describe.each(DIALECTS)("a request's token estimate never stalls the gateway on 
   let poorKey: string;
 
   beforeAll(async () => {
-    // A served gateway loads its encodings a second after it listens (src/server/serve.ts); this in-process one
-    // loads them here, so the tests time the counting and not a once-per-process load.
+    // An encoding loads once per process, on the first long prompt (a few hundred ms); the tests time the
+    // counting, not that one load.
     loadTokenizers();
     env = await startRelayEnv(dialect);
     await env.addChannel({ models: "gpt-4o-mini,text-embedding-3-small,rerank-1", group: "default" });

@@ -1,8 +1,8 @@
 /**
  * Token estimates for pre-consume and for replies the upstream did not meter (compat §5.2), counted with
  * OpenAI's BPE encodings (gpt-tokenizer). An encoding takes a few hundred ms to load, so each one is
- * loaded on first use, not at server start; a server warms them shortly after it listens (`warmTokenizers`), so no
- * request waits for a load.
+ * loaded on first use, not at server start (o200k_base alone holds ~80 MB, which a gateway whose prompts all fit
+ * the PreConsumedQuota floor never needs); the first long prompt of a process waits for that one load.
  */
 import type * as Encoding from "gpt-tokenizer/encoding/o200k_base";
 import { countInSlices, countNow } from "./token-count";
@@ -28,14 +28,6 @@ function encoding(name: EncodingName): typeof Encoding {
 export function loadTokenizers(): void {
   encoding("o200k_base");
   encoding("cl100k_base");
-}
-
-/** Loads the encodings `afterMs` from now, one per turn of the event loop (the timers never keep a process alive). */
-export function warmTokenizers(afterMs: number): void {
-  setTimeout(() => {
-    encoding("o200k_base");
-    setTimeout(() => encoding("cl100k_base"), 0).unref();
-  }, afterMs).unref();
 }
 
 /** cl100k_base for the GPT-4 / GPT-3.5 generation and the embedding models; o200k_base for everything newer and for other vendors' models. */
