@@ -89,6 +89,8 @@ export interface Provider {
    * usage-only chunk (choices: []) when it reported one, then [DONE] when the upstream finished cleanly.
    */
   mapStream?(upstream: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array>;
+  /** What `mapStream` gives for an upstream stream that has arrived whole and ended cleanly, mapped at once. */
+  mapWholeStream?(upstream: Uint8Array, model: string): Uint8Array;
   /** What an error reply (parsed JSON) says. */
   errorOf(reply: unknown): UpstreamError;
   /** Present when the family's upstream lists its models. */
