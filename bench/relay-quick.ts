@@ -1,8 +1,10 @@
 /**
  * The relay bench's saturation figures alone (forwarder and Tollgate, non-stream and stream), for quick
- * A/B runs while tuning the hot path: a few minutes instead of the whole bench.
+ * A/B runs while tuning the hot path: a few minutes instead of the whole bench. --translated adds, for Tollgate,
+ * the translated streams (Anthropic → OpenAI channel, Gemini → Anthropic channel) and their CPU per request
+ * over the same round's OpenAI chat stream.
  *
- *   bun bench/relay-quick.ts [--seconds 8] [--rounds 1] [--source] [--binary dist/tollgate ...]
+ *   bun bench/relay-quick.ts [--seconds 8] [--rounds 1] [--source] [--translated] [--binary dist/tollgate ...]
  *
  * Several --binary targets are measured in turn within each round, for an A/B comparison on an equal footing.
  */
@@ -10,6 +12,7 @@ import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { provision, saturate, startScript, type Target } from "./relay";
 import { ROOT, startGateway } from "./support";
+import { CHAT, CHAT_STREAM, TRANSLATED_STREAMS } from "./relay-calls";
 
 const { values } = parseArgs({
   options: {
@@ -17,12 +20,19 @@ const { values } = parseArgs({
     rounds: { type: "string" },
     source: { type: "boolean" },
     binary: { type: "string", multiple: true },
+    translated: { type: "boolean" },
   },
 });
 const seconds = Number(values.seconds ?? 8);
 const rounds = Number(values.rounds ?? 1);
 
 const fake = await startScript("fake upstream", "fake-upstream-server.ts", [], 1);
+const fakeAnthropic = await startScript(
+  "fake Anthropic upstream",
+  "fake-upstream-server.ts",
+  ["--dialect", "anthropic"],
+  1,
+);
 const forwarder = await startScript("forwarder", "forwarder.ts", ["--upstream", fake.url], 0);
 const targets: Target[] = [
   {
@@ -35,28 +45,38 @@ const targets: Target[] = [
 ];
 async function tollgate(name: string, command?: string[]) {
   const gateway = await startGateway({ command, cpu: 0, env: { INITIAL_ROOT_PASSWORD: "bench-root-pass" } });
-  const key = await provision(gateway, fake.url);
+  const key = await provision(gateway, fake.url, fakeAnthropic.url);
   targets.push({ name, url: gateway.url, pid: gateway.proc.pid, key, stop: gateway.stop });
 }
 try {
   if (values.source) await tollgate("Tollgate (source)");
   for (const binary of values.binary ?? [join(ROOT, "dist/tollgate")]) await tollgate(binary, [binary, "serve"]);
+  const translatedFor = (target: Target) => (values.translated && target !== targets[0] ? TRANSLATED_STREAMS : []);
   for (const target of targets) {
-    await saturate(target, false, 2);
-    await saturate(target, true, 1);
+    await saturate(target, CHAT, 2);
+    await saturate(target, CHAT_STREAM, 1);
+    for (const call of translatedFor(target)) await saturate(target, call, 1);
   }
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) {
-      const plain = await saturate(target, false, seconds);
-      const stream = await saturate(target, true, seconds);
+      const plain = await saturate(target, CHAT, seconds);
+      const stream = await saturate(target, CHAT_STREAM, seconds);
       console.log(
         `${target.name.slice(-20).padEnd(20)} non-stream ${Math.round(plain.requestsPerSecond)} req/s ${plain.cpuMicrosPerRequest.toFixed(1)} µs/req` +
           `  stream ${Math.round(stream.requestsPerSecond)} req/s ${stream.cpuMicrosPerRequest.toFixed(1)} µs/req` +
           `  non-2xx ${plain.non2xx + stream.non2xx}`,
       );
+      for (const call of translatedFor(target)) {
+        const run = await saturate(target, call, seconds);
+        console.log(
+          `${"".padEnd(20)} ${call.name}: ${Math.round(run.requestsPerSecond)} req/s ${run.cpuMicrosPerRequest.toFixed(1)} µs/req` +
+            ` = ${(run.cpuMicrosPerRequest / stream.cpuMicrosPerRequest).toFixed(2)}× the chat stream's  non-2xx ${run.non2xx}`,
+        );
+      }
     }
   }
 } finally {
   for (const target of targets) await target.stop().catch(() => {});
   fake.proc.kill();
+  fakeAnthropic.proc.kill();
 }

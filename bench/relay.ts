@@ -7,6 +7,9 @@
  *     forwarder are taken round by round (the machine's slow spells weigh on both sides) and their median shown;
  *   - latency at a fixed rate (1000 req/s, open loop, measured from the due time), non-stream, three rounds over the
  *     targets in turn, each round's figures less the fake's in the same round, their median shown;
+ *   - translated streams: the same saturation runs, Tollgate only, of an Anthropic Messages stream through the OpenAI
+ *     channel and a Gemini stream through an Anthropic channel (a second fake, speaking Anthropic Messages), their
+ *     CPU per request held against the OpenAI chat stream's in the same round;
  *   - stream first-byte time at 200 req/s;
  *   - Tollgate's RSS over a soak at a steady mixed rate (BENCH_SOAK_SECONDS, default 60).
  *
@@ -24,11 +27,19 @@ import { fixedRate, httpRequest, type FixedRateResult } from "./fixed-rate";
 import { cpuMicros, rssBytes, sampleRss } from "./proc";
 import { SQLITE_CACHE_KIB } from "../src/db/connect";
 import { freePort, median, ROOT, startGateway, type Gateway } from "./support";
+import {
+  callHeaders,
+  CHAT,
+  CHAT_PATH,
+  CHAT_STREAM,
+  CLAUDE_MODEL,
+  MODEL,
+  TRANSLATED_STREAMS,
+  type BenchCall,
+} from "./relay-calls";
 
 const SERVER_CPU = 0;
 const CLIENT_CPU = 1;
-const MODEL = "bench-model";
-const CHAT_PATH = "/v1/chat/completions";
 const ROOT_PASSWORD = "bench-root-pass";
 /** The compiled gateway (`bun run build`); BENCH_TOLLGATE_BINARY points elsewhere, e.g. at a build under /tmp. */
 const COMPILED = process.env.BENCH_TOLLGATE_BINARY || join(ROOT, "dist/tollgate");
@@ -43,9 +54,6 @@ const FIRST_BYTE_SECONDS = 5;
 const SOAK_RATE = 500;
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS || 60);
 const SOAK_SAMPLE_SECONDS = 5;
-
-export const chatBody = (stream: boolean) =>
-  JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }], ...(stream && { stream: true }) });
 
 export interface Target {
   name: string;
@@ -87,8 +95,11 @@ async function stopProc(proc: Subprocess) {
   await proc.exited;
 }
 
-/** Signs in as root, prices the bench model, adds a channel to the fake and an unlimited token. */
-export async function provision(gateway: Gateway, fakeUrl: string): Promise<string> {
+/**
+ * Signs in as root, prices the bench models, adds a channel to the fake (and one to the fake Anthropic upstream,
+ * serving CLAUDE_MODEL, when given) and an unlimited token.
+ */
+export async function provision(gateway: Gateway, fakeUrl: string, anthropicUrl?: string): Promise<string> {
   const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(gateway.url + path, {
       method,
@@ -104,36 +115,42 @@ export async function provision(gateway: Gateway, fakeUrl: string): Promise<stri
     cookie: login.response.headers.get("set-cookie")!.split(";")[0]!,
     "New-Api-User": String(login.json.data.id),
   };
-  await call("PUT", "/api/option/", { key: "ModelRatio", value: JSON.stringify({ [MODEL]: 1 }) }, auth);
   await call(
-    "POST",
-    "/api/channel/",
-    { type: 1, name: "fake", key: "sk-bench-upstream", base_url: fakeUrl, models: MODEL, group: "default" },
+    "PUT",
+    "/api/option/",
+    { key: "ModelRatio", value: JSON.stringify({ [MODEL]: 1, [CLAUDE_MODEL]: 1 }) },
     auth,
   );
+  const channel = (type: number, name: string, baseUrl: string, models: string) =>
+    call(
+      "POST",
+      "/api/channel/",
+      { type, name, key: "sk-bench-upstream", base_url: baseUrl, models, group: "default" },
+      auth,
+    );
+  await channel(1, "fake", fakeUrl, MODEL);
+  if (anthropicUrl) await channel(14, "fake anthropic", anthropicUrl, CLAUDE_MODEL);
   const token = await call("POST", "/api/token/", { name: "bench", unlimited_quota: true }, auth);
   return token.json.data.keys[0] as string;
 }
 
-async function startTollgate(name: string, fakeUrl: string, command?: string[]): Promise<Target> {
+async function startTollgate(name: string, fakeUrl: string, anthropicUrl: string, command?: string[]): Promise<Target> {
   const gateway = await startGateway({ command, cpu: SERVER_CPU, env: { INITIAL_ROOT_PASSWORD: ROOT_PASSWORD } });
-  const key = await provision(gateway, fakeUrl);
+  const key = await provision(gateway, fakeUrl, anthropicUrl);
   return { name, url: gateway.url, pid: gateway.proc.pid, key, stop: () => gateway.stop() };
 }
 
 /** One request of each kind, so a misconfigured target shows its error instead of a table of non-2xx. */
-async function probe(target: Target) {
-  for (const stream of [false, true]) {
-    const response = await fetch(target.url + CHAT_PATH, {
+export async function probe(target: Target, calls: BenchCall[]) {
+  for (const call of calls) {
+    const response = await fetch(target.url + call.path, {
       method: "POST",
-      headers: { "content-type": "application/json", ...(target.key && { authorization: `Bearer ${target.key}` }) },
-      body: chatBody(stream),
+      headers: callHeaders(call, target.key),
+      body: call.body,
     });
     const text = await response.text();
     if (response.status !== 200)
-      console.log(
-        `  ! ${target.name} ${stream ? "stream" : "non-stream"} probe: ${response.status} ${text.slice(0, 300)}`,
-      );
+      console.log(`  ! ${target.name} ${call.name} probe: ${response.status} ${text.slice(0, 300)}`);
   }
 }
 
@@ -148,8 +165,8 @@ interface Saturation {
   rssMax: number;
 }
 
-/** wrk POSTing the chat body through bench/wrk-post.lua, on CPU 1; CPU and RSS of the target's process. */
-export async function saturate(target: Target, stream: boolean, seconds: number): Promise<Saturation> {
+/** wrk POSTing the call's body through bench/wrk-post.lua, on CPU 1; CPU and RSS of the target's process. */
+export async function saturate(target: Target, benchCall: BenchCall, seconds: number): Promise<Saturation> {
   const cmd = [
     "taskset",
     "-c",
@@ -161,13 +178,13 @@ export async function saturate(target: Target, stream: boolean, seconds: number)
     `-d${seconds}s`,
     "-s",
     join(import.meta.dir, "wrk-post.lua"),
-    target.url + CHAT_PATH,
+    target.url + benchCall.path,
   ];
   const rss = sampleRss(target.pid, 250);
   const cpuBefore = cpuMicros(target.pid);
   const proc = spawn({
     cmd,
-    env: { ...process.env, WRK_BODY: chatBody(stream), WRK_KEY: target.key },
+    env: { ...process.env, WRK_BODY: benchCall.body, WRK_KEY: target.key, WRK_KEY_HEADER: benchCall.keyHeader ?? "" },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -200,10 +217,8 @@ function medianRun(runs: Saturation[]): Saturation {
   return { ...sorted[Math.floor(sorted.length / 2)]!, rssMax: Math.max(...runs.map((r) => r.rssMax)) };
 }
 
-function requestsFor(target: Target, kinds: boolean[]): Uint8Array[] {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (target.key) headers.Authorization = `Bearer ${target.key}`;
-  return kinds.map((stream) => httpRequest(target.url, "POST", CHAT_PATH, chatBody(stream), headers));
+function requestsFor(target: Target, calls: BenchCall[]): Uint8Array[] {
+  return calls.map((call) => httpRequest(target.url, "POST", call.path, call.body, callHeaders(call, target.key)));
 }
 
 const ALLOWED_CPUS = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? "0-1";
@@ -242,6 +257,12 @@ export async function relayBench(): Promise<void> {
   );
 
   const fake = await startScript("fake upstream", "fake-upstream-server.ts", [], CLIENT_CPU);
+  const fakeAnthropic = await startScript(
+    "fake Anthropic upstream",
+    "fake-upstream-server.ts",
+    ["--dialect", "anthropic"],
+    CLIENT_CPU,
+  );
   const forwarderProc = await startScript("forwarder", "forwarder.ts", ["--upstream", fake.url], SERVER_CPU);
   const targets: Target[] = [
     { name: "fake directly (ceiling)", url: fake.url, pid: fake.proc.pid, key: "", stop: () => stopProc(fake.proc) },
@@ -255,30 +276,36 @@ export async function relayBench(): Promise<void> {
   ];
   const [direct, forwarder] = targets as [Target, Target];
   try {
-    const source = await startTollgate("Tollgate, from source", fake.url);
+    const source = await startTollgate("Tollgate, from source", fake.url, fakeAnthropic.url);
     targets.push(source);
     let compiled: Target | undefined;
     if (existsSync(COMPILED)) {
-      compiled = await startTollgate("Tollgate, compiled", fake.url, [COMPILED, "serve"]);
+      compiled = await startTollgate("Tollgate, compiled", fake.url, fakeAnthropic.url, [COMPILED, "serve"]);
       targets.push(compiled);
     }
     const tollgates = compiled ? [source, compiled] : [source];
 
-    for (const target of targets) await probe(target);
+    /** The calls each target takes: translated streams only through Tollgate. */
+    const callsOf = (t: Target) => (tollgates.includes(t) ? TRANSLATED_STREAMS : []);
+    for (const target of targets) await probe(target, [CHAT, CHAT_STREAM, ...callsOf(target)]);
 
     // ---- Saturation ----
     for (const target of targets) {
-      await saturate(target, false, 2); // warm-up (JIT, connection pools)
-      await saturate(target, true, 1);
+      await saturate(target, CHAT, 2); // warm-up (JIT, connection pools)
+      await saturate(target, CHAT_STREAM, 1);
+      for (const call of callsOf(target)) await saturate(target, call, 1);
     }
     // Rounds alternate the targets, so a slow spell of the machine weighs on all of them alike; medians are shown.
-    const runs = new Map<Target, { plain: Saturation[]; stream: Saturation[] }>(
-      targets.map((t) => [t, { plain: [], stream: [] }]),
+    const runs = new Map<Target, { plain: Saturation[]; stream: Saturation[]; translated: Saturation[][] }>(
+      targets.map((t) => [t, { plain: [], stream: [], translated: callsOf(t).map(() => []) }]),
     );
     for (let round = 0; round < SATURATION_ROUNDS; round++) {
       for (const target of targets) {
-        runs.get(target)!.plain.push(await saturate(target, false, SATURATION_SECONDS));
-        runs.get(target)!.stream.push(await saturate(target, true, SATURATION_SECONDS));
+        const run = runs.get(target)!;
+        run.plain.push(await saturate(target, CHAT, SATURATION_SECONDS));
+        run.stream.push(await saturate(target, CHAT_STREAM, SATURATION_SECONDS));
+        for (const [i, call] of callsOf(target).entries())
+          run.translated[i]!.push(await saturate(target, call, SATURATION_SECONDS));
       }
     }
     const sat = new Map([...runs].map(([t, r]) => [t, { plain: medianRun(r.plain), stream: medianRun(r.stream) }]));
@@ -313,6 +340,11 @@ export async function relayBench(): Promise<void> {
       return { median: median(each), each };
     };
     const list = (values: number[], show: (n: number) => string) => values.map(show).join(", ");
+    /** Each round's CPU per request of a translated stream over the same-dialect stream's in that round. */
+    const translatedRatios = (t: Target, i: number) => {
+      const { stream, translated } = runs.get(t)!;
+      return translated[i]!.map((r, round) => r.cpuMicrosPerRequest / stream[round]!.cpuMicrosPerRequest);
+    };
     for (const t of tollgates) {
       const rate = (r: Saturation) => r.requestsPerSecond;
       const cpu = (r: Saturation) => r.cpuMicrosPerRequest;
@@ -329,6 +361,39 @@ export async function relayBench(): Promise<void> {
       );
     }
 
+    console.log(
+      `\n  Translated streams: the same saturation rounds, Tollgate only; each round's CPU per request against the ` +
+        `${CHAT_STREAM.name}'s (same-dialect, OpenAI channel) in that round, the median of the rounds`,
+    );
+    table(
+      ["target", "call", "req/s", "CPU µs/req", "non-2xx", "CPU × same-dialect"],
+      tollgates.flatMap((t) =>
+        TRANSLATED_STREAMS.map((call, i) => {
+          const r = medianRun(runs.get(t)!.translated[i]!);
+          const each = translatedRatios(t, i);
+          return [
+            t.name,
+            call.name,
+            fmt(r.requestsPerSecond, 0),
+            fmt(r.cpuMicrosPerRequest, 0),
+            String(r.non2xx),
+            fmt(median(each), 2),
+          ];
+        }),
+      ),
+    );
+    for (const t of tollgates)
+      for (const [i, call] of TRANSLATED_STREAMS.entries()) {
+        const each = translatedRatios(t, i);
+        const times = (n: number) => `${fmt(n, 2)}×`;
+        console.log(
+          `  ${t.name}: ${call.name} costs ${times(median(each))} the CPU per request of the ${CHAT_STREAM.name} ` +
+            `(rounds ${list(each, times)})  [target <= 1.3×]`,
+        );
+        for (const r of runs.get(t)!.translated[i]!)
+          if (r.socketErrors) console.log(`  ! ${t.name} ${call.name}: wrk ${r.socketErrors}`);
+      }
+
     // ---- Latency at a fixed rate, and stream first byte ----
     pinSelf(CLIENT_CPU);
     const fixed = new Map<Target, FixedRateResult[]>();
@@ -338,7 +403,7 @@ export async function relayBench(): Promise<void> {
       for (const t of latencyTargets) {
         await fixedRate({
           origin: t.url,
-          requests: requestsFor(t, [false]),
+          requests: requestsFor(t, [CHAT]),
           rate: FIXED_RATE,
           seconds: 1,
           connections: 32,
@@ -351,7 +416,7 @@ export async function relayBench(): Promise<void> {
           fixed.get(t)!.push(
             await fixedRate({
               origin: t.url,
-              requests: requestsFor(t, [false]),
+              requests: requestsFor(t, [CHAT]),
               rate: FIXED_RATE,
               seconds: FIXED_SECONDS,
               connections: 32,
@@ -360,7 +425,7 @@ export async function relayBench(): Promise<void> {
         }
       }
       for (const t of latencyTargets) {
-        const requests = requestsFor(t, [true]);
+        const requests = requestsFor(t, [CHAT_STREAM]);
         firstByte.set(
           t,
           await fixedRate({
@@ -449,6 +514,7 @@ export async function relayBench(): Promise<void> {
     const soaked = await startTollgate(
       `${compiled ? "Tollgate, compiled" : "Tollgate, from source"}, fresh process`,
       fake.url,
+      fakeAnthropic.url,
       compiled ? [COMPILED, "serve"] : undefined,
     );
     targets.push(soaked);
@@ -466,7 +532,7 @@ export async function relayBench(): Promise<void> {
     try {
       soak = await fixedRate({
         origin: soaked.url,
-        requests: requestsFor(soaked, [false, true]),
+        requests: requestsFor(soaked, [CHAT, CHAT_STREAM]),
         rate: SOAK_RATE,
         seconds: SOAK_SECONDS,
         connections: 32,
@@ -497,6 +563,7 @@ export async function relayBench(): Promise<void> {
     if (!compiled) console.log("  Tollgate, compiled: compiled binary not built (bun run build)");
   } finally {
     for (const t of [...targets].reverse()) await t.stop().catch(() => {});
+    await stopProc(fakeAnthropic.proc).catch(() => {});
   }
   console.log(`  load average at end: ${load()}; relay section took ${fmt((performance.now() - began) / 1000, 0)} s`);
 }

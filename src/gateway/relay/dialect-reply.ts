@@ -1,5 +1,6 @@
 import { RelayError } from "../../service/relay/errors";
 import type { InboundCall } from "./inbound-request";
+import { wholeStreamBodyOf } from "./whole-stream";
 
 /**
  * The pivot reply the pipeline delivered, in the client's dialect: a stream through the dialect's event writer,
@@ -14,10 +15,11 @@ export async function inDialect(
   const headers = new Headers(response.headers);
   if (stream && headers.get("content-type")?.includes("text/event-stream")) {
     if (dialect.streamContentType) headers.set("content-type", dialect.streamContentType(route));
-    return new Response(dialect.streamFromChat(response.body!, model, { body, route }), {
-      status: response.status,
-      headers,
-    });
+    const whole = dialect.wholeStreamFromChat && wholeStreamBodyOf(response);
+    const translated = whole
+      ? dialect.wholeStreamFromChat!(whole, model, { body, route })
+      : dialect.streamFromChat(response.body!, model, { body, route });
+    return new Response(translated, { status: response.status, headers });
   }
   let reply: Record<string, any>;
   try {

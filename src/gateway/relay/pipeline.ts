@@ -25,7 +25,7 @@ import { unservedMessage } from "./providers/unserved";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { relayStream, type StreamOutcome } from "./stream";
 import { streamOnlyReply } from "./stream-only-reply";
-import { wholeStreamIn } from "./whole-stream";
+import { wholeStreamIn, wholeStreamResponse } from "./whole-stream";
 
 const DRAIN_MS = 60_000;
 const utf8 = new TextDecoder();
@@ -282,13 +282,16 @@ async function deliver(
   charge: CallCharge,
 ): Promise<Response> {
   const contentType = response.header("content-type") ?? "";
-  const { mapStream, mapResponse } = provider;
+  const { mapStream, mapWholeStream, mapResponse } = provider;
   if (s.req.stream && contentType.includes(provider.streamContentType ?? "text/event-stream")) {
-    const arrived = mapStream ? undefined : response.arrived();
+    // A translated stream that arrived whole is mapped at once, and relayed whole like a pivot one.
+    const upstreamArrived = mapStream && !mapWholeStream ? undefined : response.arrived();
+    const arrived =
+      upstreamArrived && mapWholeStream ? mapWholeStream(upstreamArrived, upstreamModel) : upstreamArrived;
     const whole = wholeStreamIn(arrived, s.endpoint.kind, s.req.clientWantsUsage);
     if (whole) {
       charge.settle(whole.usage, "", Date.now() - s.startedAt, "done");
-      return new Response(whole.body, { status: 200, headers: sseHeaders(s.requestId) });
+      return wholeStreamResponse(whole.body, sseHeaders(s.requestId));
     }
     const body = await relayStream({
       kind: s.endpoint.kind,

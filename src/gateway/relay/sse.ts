@@ -53,6 +53,10 @@ export class SseSplitter {
 export function eventData(event: string): string | undefined {
   // The usual event: one `data: ` line.
   if (event.startsWith("data: ") && !event.includes("\n")) return event.slice(6);
+  // Named events (Anthropic's): an `event:` line, then one `data: ` line.
+  const lineEnd = event.indexOf("\n");
+  if (event.startsWith("event:") && event.startsWith("data: ", lineEnd + 1) && !event.includes("\n", lineEnd + 1))
+    return event.slice(lineEnd + 7);
   let data: string | undefined;
   for (const line of event.split("\n")) {
     if (!line.startsWith("data")) continue;

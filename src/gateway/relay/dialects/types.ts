@@ -129,6 +129,8 @@ export interface InboundDialect {
    * pings) → the dialect's event stream. A stream ending without [DONE] broke off upstream.
    */
   streamFromChat(pivot: ReadableStream<Uint8Array>, model: string, call: DialectCall): ReadableStream<Uint8Array>;
+  /** What `streamFromChat` sends for a pivot stream that arrived whole, translated at once (no stream to read). */
+  wholeStreamFromChat?(pivot: Uint8Array, model: string, call: DialectCall): string;
   /**
    * For a dialect whose native family takes more than the pivot expresses: why this body cannot be translated
    * (thrown when a channel needs it translated; `toChat` then gave a pivot good for pricing only).

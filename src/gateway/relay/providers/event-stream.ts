@@ -10,6 +10,16 @@ export interface EventMapper {
 
 const encoder = new TextEncoder();
 
+/** The mapper's output for a run of the upstream's SSE events. */
+function mapEvents(events: string[], mapper: EventMapper): string {
+  let out = "";
+  for (const event of events) {
+    const data = eventData(event);
+    if (data !== undefined && data.trim() !== "") out += mapper.event(data, eventName(event));
+  }
+  return out;
+}
+
 /**
  * A stream of the mapper's output, read from the upstream as the client reads it: each upstream chunk
  * is split into events and mapped at once. Cancelling it cancels the upstream; an upstream failure
@@ -22,11 +32,7 @@ export function mapEventStream(upstream: ReadableStream<Uint8Array>, mapper: Eve
     async pull(controller) {
       for (;;) {
         const { done, value } = await reader.read();
-        let out = "";
-        for (const event of done ? splitter.rest() : splitter.push(value)) {
-          const data = eventData(event);
-          if (data !== undefined && data.trim() !== "") out += mapper.event(data, eventName(event));
-        }
+        let out = mapEvents(done ? splitter.rest() : splitter.push(value), mapper);
         if (done) out += mapper.end();
         if (out) controller.enqueue(encoder.encode(out));
         if (done) return controller.close();
@@ -37,6 +43,16 @@ export function mapEventStream(upstream: ReadableStream<Uint8Array>, mapper: Eve
       return reader.cancel(reason);
     },
   });
+}
+
+/**
+ * What `mapEventStream` sends for an upstream stream that has arrived whole (it ended cleanly), mapped at once:
+ * no stream to read, the same bytes.
+ */
+export function mapWholeEventStream(upstream: Uint8Array, mapper: EventMapper): Uint8Array {
+  const splitter = new SseSplitter();
+  const out = mapEvents(splitter.push(upstream), mapper) + mapEvents(splitter.rest(), mapper) + mapper.end();
+  return encoder.encode(out);
 }
 
 /** Parses an event's JSON data; undefined for anything else. */

@@ -123,6 +123,8 @@ export interface Provider {
    * asking for a whole reply gets the mapped stream folded into one chat.completion.
    */
   readonly streamsOnly?: true;
+  /** What `mapStream` gives for an upstream stream that has arrived whole and ended cleanly, mapped at once. */
+  mapWholeStream?(upstream: Uint8Array, model: string): Uint8Array;
   /** What an error reply (parsed JSON) says. */
   errorOf(reply: unknown): UpstreamError;
   /** Present when the family's upstream lists its models. */

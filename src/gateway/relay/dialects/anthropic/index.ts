@@ -2,7 +2,7 @@ import type { InboundDialect } from "../types";
 import { anthropicErrorBody } from "./errors";
 import { chatToAnthropic } from "./from-chat";
 import { messagesPassage } from "./native";
-import { chatStreamToAnthropic } from "./stream";
+import { chatStreamToAnthropic, wholeChatStreamToAnthropic } from "./stream";
 import { anthropicToChat } from "./to-chat";
 
 /** Anthropic Messages (POST /v1/messages): the key in x-api-key (Claude Code) or Authorization: Bearer. */
@@ -16,6 +16,7 @@ export const anthropicDialect: InboundDialect = {
   toChat: anthropicToChat,
   fromChat: chatToAnthropic,
   streamFromChat: chatStreamToAnthropic,
+  wholeStreamFromChat: wholeChatStreamToAnthropic,
   errorBody: anthropicErrorBody,
   native: messagesPassage,
 };

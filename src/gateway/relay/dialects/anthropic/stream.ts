@@ -3,8 +3,12 @@ import { messageIdOf, stopReasonOf } from "./stop-reason";
 import { anthropicUsage } from "./usage";
 
 const encoder = new TextEncoder();
-const sse = (type: string, value: Record<string, unknown>) =>
-  `event: ${type}\ndata: ${JSON.stringify({ type, ...value })}\n\n`;
+/** The event as `{type, ...value}` would serialize, without copying value. */
+function sse(type: string, value: Record<string, unknown>): string {
+  const fields = JSON.stringify(value);
+  const rest = fields === "{}" ? "}" : `,${fields.slice(1)}`;
+  return `event: ${type}\ndata: {"type":${JSON.stringify(type)}${rest}\n\n`;
+}
 
 type BlockKind = "text" | "thinking" | "tool_use";
 
@@ -131,6 +135,23 @@ class MessageEvents {
 
 const PING = sse("ping", {});
 
+/** Anthropic's events for a run of pivot SSE events (`: comment` pings become ping events). */
+function translate(events: string[], writer: MessageEvents): string {
+  let out = "";
+  for (const event of events) {
+    const data = eventData(event);
+    out += data === undefined ? (event.startsWith(":") ? PING : "") : writer.chunk(data);
+  }
+  return out;
+}
+
+/** What `chatStreamToAnthropic` sends for a pivot stream that arrived whole, translated at once. */
+export function wholeChatStreamToAnthropic(pivot: Uint8Array, model: string): string {
+  const splitter = new SseSplitter();
+  const events = new MessageEvents(model);
+  return translate(splitter.push(pivot), events) + translate(splitter.rest(), events) + events.close();
+}
+
 /** A pivot chunk stream as Anthropic's Messages event stream (pings kept as Anthropic ping events). */
 export function chatStreamToAnthropic(pivot: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array> {
   const reader = pivot.getReader();
@@ -146,11 +167,7 @@ export function chatStreamToAnthropic(pivot: ReadableStream<Uint8Array>, model: 
           controller.enqueue(encoder.encode(events.close()));
           return controller.close();
         }
-        let out = "";
-        for (const event of read.done ? splitter.rest() : splitter.push(read.value)) {
-          const data = eventData(event);
-          out += data === undefined ? (event.startsWith(":") ? PING : "") : events.chunk(data);
-        }
+        let out = translate(read.done ? splitter.rest() : splitter.push(read.value), events);
         if (read.done) out += events.close();
         if (out) controller.enqueue(encoder.encode(out));
         if (read.done) return controller.close();

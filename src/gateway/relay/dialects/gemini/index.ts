@@ -5,7 +5,7 @@ import { batchEmbedReplyOf, batchEmbedToOpenAI, embedReplyOf, embedToOpenAI } fr
 import { geminiErrorBody } from "./errors";
 import { chatToGemini } from "./from-chat";
 import { generateContentPassage } from "./native";
-import { geminiStream, streamFormOf } from "./stream";
+import { type GeminiStreamOptions, geminiStream, streamFormOf, wholeGeminiStream } from "./stream";
 import { geminiToChat } from "./to-chat";
 
 const includeThoughts = ({ body }: DialectCall) => body.generationConfig?.thinkingConfig?.includeThoughts === true;
@@ -19,6 +19,12 @@ function generateRequestOf(body: Record<string, any>, route: RouteFacts) {
 
 const isBatch = (route: RouteFacts) => route.action === "batchEmbedContents";
 
+const streamOptions = (model: string, call: DialectCall): GeminiStreamOptions => ({
+  form: streamFormOf(call.route.url).form,
+  includeThoughts: includeThoughts(call),
+  model,
+});
+
 /** Gemini (POST /v1beta/models/{model}:{action}): the key in x-goog-api-key or ?key=, the model in the path. */
 export const geminiDialect: InboundDialect = {
   name: "gemini",
@@ -30,8 +36,8 @@ export const geminiDialect: InboundDialect = {
   toChat: (body, route) =>
     geminiToChat(generateRequestOf(body, route), { model: route.model ?? "", stream: route.stream === true }).chat,
   fromChat: (reply, model, call) => chatToGemini(reply, { includeThoughts: includeThoughts(call), model }),
-  streamFromChat: (pivot, model, call) =>
-    geminiStream(pivot, { form: streamFormOf(call.route.url).form, includeThoughts: includeThoughts(call), model }),
+  streamFromChat: (pivot, model, call) => geminiStream(pivot, streamOptions(model, call)),
+  wholeStreamFromChat: (pivot, model, call) => wholeGeminiStream(pivot, streamOptions(model, call)),
   streamContentType: (route) => streamFormOf(route.url).contentType,
   countReply: countTokensReply,
   embeddings: {

@@ -135,6 +135,12 @@ export class GeminiStreamTranslator {
   }
 }
 
+/** What `geminiStream` sends for a pivot stream that arrived whole, translated at once. */
+export function wholeGeminiStream(pivot: Uint8Array, options: GeminiStreamOptions): string {
+  const translator = new GeminiStreamTranslator(options);
+  return translator.push(pivot) + translator.end();
+}
+
 /** The translation as a byte stream transform, for a pivot stream body. */
 export function geminiStream(
   pivot: ReadableStream<Uint8Array>,

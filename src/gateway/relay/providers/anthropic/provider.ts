@@ -1,6 +1,6 @@
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
-import { mapEventStream } from "../event-stream";
+import { mapEventStream, mapWholeEventStream } from "../event-stream";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { anthropicHeaders } from "./headers";
 import { anthropicModels } from "./models";
@@ -22,6 +22,7 @@ export const anthropicProvider: Provider = {
   },
   mapResponse: mapMessage,
   mapStream: (upstream, model) => mapEventStream(upstream, streamMapper(model)),
+  mapWholeStream: (upstream, model) => mapWholeEventStream(upstream, streamMapper(model)),
   errorOf: openaiErrorOf,
   models: anthropicModels,
 };

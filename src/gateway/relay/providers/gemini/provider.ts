@@ -1,6 +1,6 @@
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
-import { mapEventStream } from "../event-stream";
+import { mapEventStream, mapWholeEventStream } from "../event-stream";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { DEFAULT_VERSION, geminiHeaders, geminiVersionOf } from "./address";
 import { geminiModels } from "./models";
@@ -29,6 +29,7 @@ export const geminiProvider: Provider = {
   },
   mapResponse: mapGenerateContent,
   mapStream: (upstream, model) => mapEventStream(upstream, streamMapper(model)),
+  mapWholeStream: (upstream, model) => mapWholeEventStream(upstream, streamMapper(model)),
   errorOf: openaiErrorOf,
   models: geminiModels,
 };

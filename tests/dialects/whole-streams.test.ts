@@ -1,0 +1,112 @@
+/**
+ * A stream that arrived whole is translated at once instead of read event by event (the relay's fast path):
+ * the client must get the very bytes the streamed translation gives, on both sides of the pivot.
+ */
+import { describe, expect, test } from "bun:test";
+import { chatStreamToAnthropic, wholeChatStreamToAnthropic } from "../../src/gateway/relay/dialects/anthropic/stream";
+import {
+  type GeminiStreamOptions,
+  geminiStream,
+  wholeGeminiStream,
+} from "../../src/gateway/relay/dialects/gemini/stream";
+import { streamMapper as anthropicMapper } from "../../src/gateway/relay/providers/anthropic/stream";
+import { mapEventStream, mapWholeEventStream } from "../../src/gateway/relay/providers/event-stream";
+import { streamMapper as geminiMapper } from "../../src/gateway/relay/providers/gemini/stream";
+import { eventData } from "../../src/gateway/relay/sse";
+import { byteStream, parallelCallsReply, reasoningTextReply, sseText } from "./responses/pivot-stream";
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+/** Pivot streams as they reach a dialect: complete, broken off, with keep-alive pings, with CRLF line ends. */
+const PIVOT_STREAMS: Record<string, string> = {
+  "text with reasoning and usage": sseText(reasoningTextReply),
+  "parallel tool calls": sseText(parallelCallsReply("get_weather", "now")),
+  "broken off (no [DONE])": sseText(reasoningTextReply.slice(0, 4), false),
+  "keep-alive pings": `: ping\n\n${sseText(reasoningTextReply.slice(0, 3))}`,
+  "CRLF line ends": sseText(parallelCallsReply("get_weather", "now")).replaceAll("\n", "\r\n"),
+};
+
+describe("a pivot stream that arrived whole, in the client's dialect", () => {
+  for (const [name, pivot] of Object.entries(PIVOT_STREAMS)) {
+    test(`Anthropic Messages events, ${name}: the bytes of the streamed translation`, async () => {
+      const streamed = await new Response(chatStreamToAnthropic(byteStream(pivot, 7), "claude-x")).text();
+      expect(wholeChatStreamToAnthropic(encode(pivot), "claude-x")).toBe(streamed);
+    });
+
+    for (const form of ["sse", "json-array"] as const) {
+      test(`Gemini ${form}, ${name}: the bytes of the streamed translation`, async () => {
+        const options: GeminiStreamOptions = { form, includeThoughts: true, model: "gemini-x" };
+        const streamed = await new Response(geminiStream(byteStream(pivot, 7), options)).text();
+        expect(wholeGeminiStream(encode(pivot), options)).toBe(streamed);
+      });
+    }
+  }
+});
+
+const anthropicEvent = (type: string, fields: object) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+
+/** Upstream streams of the translated families, as they arrive. */
+const UPSTREAM_STREAMS = {
+  "Anthropic text and tool use": {
+    mapper: anthropicMapper,
+    sse: [
+      anthropicEvent("message_start", { message: { id: "msg_1", model: "claude-x", usage: { input_tokens: 9 } } }),
+      anthropicEvent("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+      anthropicEvent("ping", {}),
+      anthropicEvent("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Hi" } }),
+      anthropicEvent("content_block_stop", { index: 0 }),
+      anthropicEvent("content_block_start", {
+        index: 1,
+        content_block: { type: "tool_use", id: "toolu_1", name: "now", input: {} },
+      }),
+      anthropicEvent("content_block_delta", { index: 1, delta: { type: "input_json_delta", partial_json: "{}" } }),
+      anthropicEvent("content_block_stop", { index: 1 }),
+      anthropicEvent("message_delta", { delta: { stop_reason: "tool_use" }, usage: { output_tokens: 4 } }),
+      anthropicEvent("message_stop", {}),
+    ].join(""),
+  },
+  "Anthropic broken off": {
+    mapper: anthropicMapper,
+    sse: anthropicEvent("message_start", { message: { id: "msg_2", model: "claude-x" } }),
+  },
+  "Gemini text": {
+    mapper: geminiMapper,
+    sse: [
+      { responseId: "r1", candidates: [{ content: { parts: [{ text: "Hel" }] } }] },
+      {
+        responseId: "r1",
+        candidates: [{ content: { parts: [{ text: "lo" }] }, finishReason: "STOP" }],
+        usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2, totalTokenCount: 5 },
+      },
+    ]
+      .map((e) => `data: ${JSON.stringify(e)}\r\n\r\n`)
+      .join(""),
+  },
+};
+
+/** The chunks' creation second can tick between two translations. */
+const sameSecond = (text: string) => text.replaceAll(/"created":\d+/g, '"created":0');
+
+describe("an upstream stream that arrived whole, as the pivot", () => {
+  for (const [name, { mapper, sse }] of Object.entries(UPSTREAM_STREAMS)) {
+    test(`${name}: the bytes of the streamed mapping`, async () => {
+      const streamed = await new Response(mapEventStream(byteStream(sse, 5), mapper("m"))).text();
+      const whole = new TextDecoder().decode(mapWholeEventStream(encode(sse), mapper("m")));
+      expect(sameSecond(whole)).toBe(sameSecond(streamed));
+    });
+  }
+});
+
+describe("eventData of a named event", () => {
+  test("an event line then one data line: the data", () => {
+    expect(eventData('event: message_stop\ndata: {"type":"message_stop"}')).toBe('{"type":"message_stop"}');
+  });
+
+  test("several data lines, or one without a space, are read line by line as before", () => {
+    expect(eventData("event: x\ndata: a\ndata: b")).toBe("a\nb");
+    expect(eventData("event: x\ndata:b")).toBe("b");
+    expect(eventData("event: x\nid: 3\ndata: c")).toBe("c");
+    expect(eventData("event: x")).toBeUndefined();
+  });
+});
