@@ -14,6 +14,12 @@ export const frameAncestorsDirective = (frameAncestors: string[]) =>
 
 /** Adds `headers` to a response the framework does not see (Bun's own routes). */
 export function withHeaders(response: Response, headers: Record<string, string>): Response {
-  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return withHeaderPairs(response, Object.entries(headers));
+}
+
+/** The same with the pairs listed once (the relay's fixed headers: no listing per call). */
+export function withHeaderPairs(response: Response, pairs: readonly (readonly [string, string])[]): Response {
+  const target = response.headers;
+  for (let i = 0; i < pairs.length; i++) target.set(pairs[i]![0], pairs[i]![1]);
   return response;
 }

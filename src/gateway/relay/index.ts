@@ -8,7 +8,7 @@ import { callerModels, modelObject } from "../../service/relay/model-list";
 import { authenticate } from "../api/auth";
 import { clientIp } from "../http/client-ip";
 import { relayCors } from "../http/cors";
-import { securityHeaders, withHeaders } from "../http/security-headers";
+import { securityHeaders, withHeaderPairs, withHeaders } from "../http/security-headers";
 import { DIALECT_ROUTES, dialectCall } from "./dialect-routes";
 import { geminiModelAnswers, geminiModelRoutes, speaksGemini } from "./gemini-models";
 import { parseRelayRequest } from "./parse";
@@ -59,8 +59,9 @@ export function relayServeRoutes(ctx: ServiceContext) {
   const call = relayCall(ctx);
   const cors = relayCors(ctx.config.relayCorsOrigins);
   const headers = { ...securityHeaders(ctx.config.frameAncestors), ...cors.fixedHeaders };
+  const fixedPairs = Object.entries(headers);
   const finish = (reply: Response, request: Request) => {
-    const secured = withHeaders(reply, headers);
+    const secured = withHeaderPairs(reply, fixedPairs);
     return cors.fixedHeaders ? secured : withHeaders(secured, cors.replyHeaders(request));
   };
   const answer = async (request: Request, server: Server, path: string, endpoint: Endpoint) =>
