@@ -69,10 +69,25 @@ describe("who wrote a journal is told by more than its pid", () => {
   });
 });
 
-test("a charge is in the journal file as soon as it is appended, not at the end of the event loop's turn", () => {
+test("charges appended in one turn are written together at its end; durable() settles once they are on disk", async () => {
   const journal = new ChargeJournal(dir, "db-a");
+  const fileLines = () => readFileSync(join(dir, journal.name), "utf8").split("\n").slice(1);
   journal.append(charge(42));
-  const lines = readFileSync(join(dir, journal.name), "utf8").split("\n");
-  expect(lines.slice(1)).toEqual([expect.stringContaining("42"), ""]);
+  journal.append(charge(43));
+  const durable = journal.durable();
+  expect(durable).toBeInstanceOf(Promise);
+  await durable;
+  expect(fileLines()).toEqual([expect.stringContaining("42"), expect.stringContaining("43"), ""]);
+  expect(journal.durable()).toBeUndefined();
+  journal.close(true);
+});
+
+test("a flush's mark never lies before a charge it holds: sync writes what waits for the end of the turn", () => {
+  const journal = new ChargeJournal(dir, "db-a");
+  const before = journal.bytes;
+  journal.append(charge(44));
+  journal.sync();
+  expect(journal.bytes).toBeGreaterThan(before);
+  expect(readFileSync(join(dir, journal.name), "utf8")).toContain("44");
   journal.close(true);
 });

@@ -138,8 +138,17 @@ export class EventRelay {
   }
 
   /** The client's stream ends: billed first (the charge reaches the journal), then its last bytes and the close go out. */
-  private closeWith(how: StreamEnd, lastBytes: string): void {
+  private closeWith(how: StreamEnd, lastBytes: string): void | Promise<void> {
     this.finish(how);
+    const durable = this.options.durable?.();
+    if (!durable) return this.sendLast(lastBytes);
+    return durable.then(
+      () => this.sendLast(lastBytes),
+      () => closeQuietly(this.controller!),
+    );
+  }
+
+  private sendLast(lastBytes: string): void {
     if (lastBytes) this.send(lastBytes);
     closeQuietly(this.controller!);
   }

@@ -244,6 +244,9 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
   try {
     const response = await tryChannels(s, groups, charge);
     delivered = true;
+    // A reply settled here (whole, or a stream that arrived whole) goes out once its charge is on disk.
+    const durable = ctx.relay.book.durable();
+    if (durable) await durable;
     return response;
   } finally {
     if (!delivered) charge.release();
@@ -307,6 +310,7 @@ async function deliver(
       pingSeconds: s.ctx.config.streamPingSeconds,
       synthesizeUsage: (outcome: StreamOutcome) => charge.countedUsage(outcome.text),
       onEnd: (outcome) => charge.settle(outcome.usage, outcome.text, outcome.firstResponseMs, outcome.end),
+      durable: () => s.ctx.relay.book.durable(),
     });
     return new Response(body, { status: 200, headers: sseHeaders(s.requestId) });
   }

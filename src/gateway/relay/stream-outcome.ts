@@ -28,4 +28,6 @@ export interface StreamOptions {
   synthesizeUsage(outcome: StreamOutcome): Usage;
   /** Called exactly once, when the stream is over for both sides. */
   onEnd(outcome: StreamOutcome): void;
+  /** After `onEnd`: settles when its charge is on disk (the last bytes wait for it); undefined when it is. */
+  durable?(): Promise<void> | undefined;
 }

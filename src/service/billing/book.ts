@@ -214,12 +214,22 @@ export class BalanceBook {
   }
 
   /**
-   * Queues the charge for the next flush and writes it to the journal at once. A journal that cannot be written
-   * throws: the call is then not answered as complete (its charge still reaches the database with the flush).
+   * Queues the charge for the next flush and appends it to the journal (on disk by the end of the turn: see
+   * `durable`). A journal that cannot be written fails the replies waiting for it: the call is then not answered
+   * as complete (its charge still reaches the database with the flush).
    */
   private enqueue(charge: Charge): void {
     this.queue.push(charge);
     this.journals?.append(charge);
+  }
+
+  /**
+   * Settles when every charge settled so far is in the journal; undefined when all are (or there is no journal).
+   * A reply waits for it before its last bytes go out, so a client never holds an answer whose charge a crash
+   * could lose.
+   */
+  durable(): Promise<void> | undefined {
+    return this.journals?.durable();
   }
 
   /** What a user can still spend, as the relay sees it (for the billing endpoints and tests). */

@@ -42,15 +42,24 @@ export class JournalSet {
     this.recoverTimer.unref();
   }
 
-  /** Writes the charge to the current journal now (opening the first one on need); throws when it cannot. */
+  /** Appends the charge to the current journal (opening the first one on need; written at the end of the turn). */
   append(charge: Charge): void {
     if (this.journals.length === 0) this.journals.push(new ChargeJournal(this.place.dir, this.place.databaseId));
     this.journals.at(-1)!.append(charge);
   }
 
-  /** How far each journal is written now: what a flush starting now will have in the database. */
+  /**
+   * How far each journal is written now: what a flush starting now will have in the database. Lines still
+   * waiting for the end of the turn are written first, so no charge the flush holds lies beyond its mark.
+   */
   marks(): JournalMark[] {
+    for (const journal of this.journals) journal.sync();
     return this.journals.map((journal) => ({ journal, bytes: journal.bytes }));
+  }
+
+  /** Settles when every charge appended so far is on disk; undefined when all are. */
+  durable(): Promise<void> | undefined {
+    return this.journals.at(-1)?.durable();
   }
 
   /** Records the marks in the flush's transaction. */
