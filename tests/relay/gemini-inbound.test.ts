@@ -103,6 +103,19 @@ describe.each(DIALECTS)("Gemini inbound with @google/genai on %s", (dialect) => 
     expect(log).toMatchObject({ model_name: "gpt-test", is_stream: 0, prompt_tokens: DEFAULT_PROMPT_TOKENS });
   });
 
+  test("Google-hosted tools (googleSearch, codeExecution) are left out of a translated call and named in its log row", async () => {
+    const before = await r.userRow();
+    const reply = await client().models.generateContent({
+      model: "gpt-test",
+      contents: "hi",
+      config: { tools: [{ googleSearch: {} }, { codeExecution: {} }] },
+    });
+    expect(reply.text).toBe(DEFAULT_CONTENT);
+    expect(r.fake.requests.at(-1)!.body.tools).toBeUndefined();
+    const log = await billed(before, textQuota, "openai");
+    expect(JSON.parse(log.other).dropped_tools).toEqual(["googleSearch", "codeExecution"]);
+  });
+
   test("generateContentStream (SSE, as the SDK asks) arrives as Gemini responses and is billed from the usage", async () => {
     const before = await r.userRow();
     let text = "";

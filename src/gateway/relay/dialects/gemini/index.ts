@@ -6,7 +6,9 @@ import { geminiErrorBody } from "./errors";
 import { chatToGemini } from "./from-chat";
 import { generateContentPassage } from "./native";
 import { type GeminiStreamOptions, geminiStream, streamFormOf, wholeGeminiStream } from "./stream";
+import type { GeminiRequest } from "./request";
 import { geminiToChat } from "./to-chat";
+import { hostedToolsOf } from "./tools";
 
 const includeThoughts = ({ body }: DialectCall) => body.generationConfig?.thinkingConfig?.includeThoughts === true;
 
@@ -44,6 +46,10 @@ export const geminiDialect: InboundDialect = {
     toOpenAI: (body, route) =>
       isBatch(route) ? batchEmbedToOpenAI(body, route.model ?? "") : embedToOpenAI(body, route.model ?? ""),
     fromOpenAI: (reply, route) => (isBatch(route) ? batchEmbedReplyOf(reply) : embedReplyOf(reply)),
+  },
+  translatedNotes(body) {
+    const dropped = hostedToolsOf(body as GeminiRequest);
+    return dropped.length > 0 ? { dropped_tools: dropped } : undefined;
   },
   errorBody: ({ status, message }) => geminiErrorBody(status, message),
   native: generateContentPassage,

@@ -10,15 +10,21 @@ export interface PivotTools {
   dropped: string[];
 }
 
+/** The Google-hosted tools a request offers (googleSearch, codeExecution, …): what a translation leaves out. */
+export function hostedToolsOf(request: Pick<GeminiRequest, "tools">): string[] {
+  const hosted: string[] = [];
+  for (const tool of request.tools ?? [])
+    for (const kind of Object.keys(tool)) if (kind !== "functionDeclarations") hosted.push(kind);
+  return hosted;
+}
+
 /** Gemini's functionDeclarations and functionCallingConfig as OpenAI tools and tool_choice. */
 export function toolsOf(request: Pick<GeminiRequest, "tools" | "toolConfig">): PivotTools {
-  const dropped: string[] = [];
+  const dropped = hostedToolsOf(request);
   let tools: PivotTool[] = [];
   for (const tool of request.tools ?? []) {
-    for (const [kind, value] of Object.entries(tool)) {
-      if (kind !== "functionDeclarations") dropped.push(kind);
-      else if (Array.isArray(value)) tools.push(...value.map(functionTool));
-    }
+    const declarations = tool.functionDeclarations;
+    if (Array.isArray(declarations)) tools.push(...declarations.map(functionTool));
   }
   const config = request.toolConfig?.functionCallingConfig;
   const allowed = config?.allowedFunctionNames;
