@@ -76,3 +76,12 @@ export function eventName(event: string): string | undefined {
   }
   return name;
 }
+
+/** One event's data as JSON, or undefined when it is not JSON (a reader for billing skips such an event). */
+export function parsedEvent(data: string): any {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,3 +1,4 @@
+import { parsedEvent } from "../../sse";
 import type { NativePassage, NativeStreamTally } from "../types";
 import { pivotUsage } from "./usage";
 
@@ -16,12 +17,8 @@ class MessagesTally implements NativeStreamTally {
   text = "";
 
   event(data: string): void {
-    let e: any;
-    try {
-      e = JSON.parse(data);
-    } catch {
-      return;
-    }
+    const e = parsedEvent(data);
+    if (e === undefined) return;
     if (e?.type === "message_start" && e.message?.usage) this.counts = { ...e.message.usage };
     else if (e?.type === "message_delta" && e.usage) this.counts = { ...this.counts, ...e.usage };
     else if (e?.type === "message_stop") this.ended = true;

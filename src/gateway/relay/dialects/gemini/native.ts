@@ -1,3 +1,4 @@
+import { parsedEvent } from "../../sse";
 import type { NativePassage, NativeStreamTally } from "../types";
 import { streamFormOf } from "./stream";
 import { pivotUsageOf } from "./usage";
@@ -26,12 +27,8 @@ class GenerateContentTally implements NativeStreamTally {
   text = "";
 
   event(data: string): void {
-    let response: any;
-    try {
-      response = JSON.parse(data);
-    } catch {
-      return;
-    }
+    const response = parsedEvent(data);
+    if (response === undefined) return;
     if (response?.usageMetadata) this.meta = response.usageMetadata;
     if (response?.candidates?.some((c: any) => c?.finishReason)) this.finished = true;
     this.text += responseText(response);

@@ -1,3 +1,4 @@
+import { parsedEvent } from "../../sse";
 import { responsesApiMode } from "../../../../shared/responses-api";
 import type { NativePassage, NativeStreamTally, PivotUsage } from "../types";
 import { lacksResponses } from "./lacks-responses";
@@ -32,12 +33,8 @@ class ResponsesTally implements NativeStreamTally {
   text = "";
 
   event(data: string): void {
-    let e: any;
-    try {
-      e = JSON.parse(data);
-    } catch {
-      return;
-    }
+    const e = parsedEvent(data);
+    if (e === undefined) return;
     if (typeof e?.response?.id === "string") this.id ??= e.response.id;
     if (FINAL_EVENTS.has(e?.type)) this.counts = responsesPivotUsage(e.response?.usage);
     else if (e?.type === "response.output_text.delta" || e?.type === "response.reasoning_summary_text.delta") {
