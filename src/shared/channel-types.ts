@@ -85,8 +85,8 @@ const TABLE = {
   13: { name: "AIGC2D", baseUrl: "https://api.aigc2d.com", listsModels: true },
   14: { name: "Anthropic", baseUrl: "https://api.anthropic.com", listsModels: true },
   15: { name: "Baidu", baseUrl: "https://aip.baidubce.com" },
-  16: { name: "Zhipu", baseUrl: "https://open.bigmodel.cn" },
-  17: { name: "Ali", baseUrl: "https://dashscope.aliyuncs.com" },
+  16: { name: "Zhipu", baseUrl: "https://open.bigmodel.cn", listsModels: true },
+  17: { name: "Ali", baseUrl: "https://dashscope.aliyuncs.com", listsModels: true },
   18: {
     name: "Xunfei",
     baseUrl: "https://spark-api-open.xf-yun.com",
@@ -97,7 +97,7 @@ const TABLE = {
   21: { name: "AIProxyLibrary", baseUrl: "https://api.aiproxy.io", other: KNOWLEDGE_BASE },
   // FastGPT has no model list; its knowledge base ID (the app's id) is needed only with a key not bound to one app.
   22: { name: "FastGPT", baseUrl: "https://fastgpt.run/api/openapi", other: { ...KNOWLEDGE_BASE, optional: true } },
-  23: { name: "Tencent", baseUrl: "https://api.hunyuan.cloud.tencent.com" },
+  23: { name: "Tencent", baseUrl: "https://api.hunyuan.cloud.tencent.com", listsModels: true },
   24: {
     name: "Gemini",
     baseUrl: "https://generativelanguage.googleapis.com",
@@ -105,7 +105,7 @@ const TABLE = {
     other: { meaning: "api-version", default: "v1beta", example: "v1beta", asked: false },
   },
   25: { name: "Moonshot", baseUrl: "https://api.moonshot.cn", listsModels: true },
-  26: { name: "ZhipuV4", baseUrl: "https://open.bigmodel.cn" },
+  26: { name: "ZhipuV4", baseUrl: "https://open.bigmodel.cn", listsModels: true },
   27: { name: "Perplexity", baseUrl: "https://api.perplexity.ai" },
   31: { name: "LingYiWanWu", baseUrl: "https://api.lingyiwanwu.com", listsModels: true },
   33: {
@@ -115,13 +115,14 @@ const TABLE = {
     other: { meaning: "region", example: "us-east-1", asked: true },
   },
   34: { name: "Cohere", baseUrl: "https://api.cohere.ai", listsModels: true },
-  35: { name: "MiniMax", baseUrl: "https://api.minimax.chat" },
+  35: { name: "MiniMax", baseUrl: "https://api.minimax.chat", listsModels: true },
   36: { name: "SunoAPI", baseUrl: "", baseUrlRequired: true, ownModels: true },
   37: { name: "Dify", baseUrl: "https://api.dify.ai" },
   38: { name: "Jina", baseUrl: "https://api.jina.ai" },
   39: {
     name: "Cloudflare",
     baseUrl: "https://api.cloudflare.com",
+    listsModels: true,
     other: { meaning: "account-id", example: "d6b5da8hk1awo8nap34ube6gh", asked: true },
   },
   40: { name: "SiliconFlow", baseUrl: "https://api.siliconflow.cn", listsModels: true },
@@ -134,8 +135,8 @@ const TABLE = {
   42: { name: "Mistral", baseUrl: "https://api.mistral.ai", listsModels: true },
   43: { name: "DeepSeek", baseUrl: "https://api.deepseek.com", listsModels: true },
   44: { name: "MokaAI", baseUrl: "https://api.moka.ai" },
-  45: { name: "VolcEngine", baseUrl: "https://ark.cn-beijing.volces.com" },
-  46: { name: "BaiduV2", baseUrl: "https://qianfan.baidubce.com" },
+  45: { name: "VolcEngine", baseUrl: "https://ark.cn-beijing.volces.com", listsModels: true },
+  46: { name: "BaiduV2", baseUrl: "https://qianfan.baidubce.com", listsModels: true },
   47: { name: "Xinference", baseUrl: "", listsModels: true, baseUrlRequired: true },
   48: { name: "xAI", baseUrl: "https://api.x.ai", listsModels: true },
   49: {

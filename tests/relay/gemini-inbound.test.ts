@@ -244,6 +244,18 @@ describe.each(DIALECTS)("Gemini inbound with @google/genai on %s", (dialect) => 
     expect((error as ApiError).status).toBe(401);
   });
 
+  test("candidateCount > 1 is asked of the upstream: n on an OpenAI channel, untouched on a Gemini channel", async () => {
+    await client().models.generateContent({ model: "gpt-test", contents: "hi", config: { candidateCount: 2 } });
+    expect(r.fake.requests.at(-1)!.body).toMatchObject({ model: "gpt-test", n: 2 });
+    const reply = await client().models.generateContent({
+      model: "gemini-test",
+      contents: "hi",
+      config: { candidateCount: 2 },
+    });
+    expect(reply.text).toBe(DEFAULT_CONTENT);
+    expect(gemini.requests.at(-1)!.body.generationConfig).toEqual({ candidateCount: 2 });
+  });
+
   test("on a Gemini channel the call passes through untouched but for the model, billed from its usageMetadata", async () => {
     const before = await r.userRow();
     const body = { ...ask, generationConfig: { temperature: 0.3 }, safetySettings: [] };

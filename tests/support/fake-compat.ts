@@ -15,6 +15,13 @@ export interface CompatRules {
   apiKey: string;
   /** Ollama lists its models at GET /api/tags as {models: [{name}]}. */
   ollamaTags?: true;
+  /**
+   * Cloudflare lists the account's models at GET /client/v4/accounts/{account}/ai/models/search as
+   * {result: [{name}], result_info: {page, per_page, total_pages}}, at most this many a page.
+   */
+  cloudflareSearchPage?: number;
+  /** The vendor has no Responses API (most do not): `{prefix}/responses` is a 404 like any unknown address. */
+  noResponses?: true;
   /** Custom (8): the one full address the channel names; every call must come to it. */
   fullPath?: string;
 }
@@ -34,15 +41,30 @@ function compatDialect(rules: CompatRules): FakeDialect {
       const { pathname } = call.url;
       if (rules.ollamaTags && call.request.method === "GET" && pathname === "/api/tags")
         return { json: { models: (call.options.models ?? []).map((name) => ({ name, model: name })) } };
+      if (rules.cloudflareSearchPage && call.request.method === "GET" && pathname.endsWith("/ai/models/search")) {
+        if (pathname !== `${rules.prefix.replace(/\/ai\/v1$/, "")}/ai/models/search`) return notFound;
+        return { json: cloudflareSearch(call.options.models ?? [], call.url.searchParams, rules.cloudflareSearchPage) };
+      }
       const rest = rules.fullPath
         ? pathname === rules.fullPath && "/chat/completions"
         : pathname.startsWith(`${rules.prefix}/`) && pathname.slice(rules.prefix.length);
-      if (!rest) return notFound;
+      if (!rest || (rules.noResponses && rest.startsWith("/responses"))) return notFound;
       const url = new URL(call.url);
       url.pathname = `/v1${rest}`;
       return openaiDialect.handle({ ...call, url });
     },
   };
+}
+
+/** One page of Cloudflare's model search: `per_page` (capped at the fake's page size) and `page` from 1. */
+function cloudflareSearch(models: string[], query: URLSearchParams, cap: number) {
+  const size = Math.min(Number(query.get("per_page")) || cap, cap);
+  const page = Number(query.get("page")) || 1;
+  const result = models
+    .slice((page - 1) * size, page * size)
+    .map((name) => ({ name, task: { name: "Text Generation" } }));
+  const total_pages = Math.max(1, Math.ceil(models.length / size));
+  return { success: true, result, result_info: { page, per_page: size, total_pages } };
 }
 
 export const startFakeCompat = (rules: CompatRules, options: FakeUpstreamOptions = {}): FakeUpstream =>

@@ -34,6 +34,18 @@ interface ScriptedReply {
 
 function pivotReply(chat: PivotRequest): ScriptedReply {
   const asked = chat.messages.at(-1);
+  if (chat.n && chat.n > 1) {
+    return {
+      id: "chatcmpl-n",
+      model: chat.model,
+      choices: Array.from({ length: chat.n }, (_, index) => ({
+        index,
+        message: { content: `answer ${index}` },
+        finish_reason: "stop",
+      })),
+      usage: { prompt_tokens: 5, completion_tokens: 2 * chat.n, total_tokens: 5 + 2 * chat.n },
+    };
+  }
   if (chat.tools?.length && asked?.role === "user") {
     return {
       id: "chatcmpl-t",
@@ -102,20 +114,33 @@ async function handle(request: Request): Promise<Response> {
   const reply = pivotReply(chat);
   if (!stream) return Response.json(chatToGemini(reply, { includeThoughts, model }));
   const choice = reply.choices[0]!;
-  const pivot = pivotSse([
-    chunk({ role: "assistant", content: "" }),
-    ...(choice.message.tool_calls ?? []).map((call, index) =>
-      chunk({
-        tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }],
-      }),
-    ),
-    ...(choice.message.tool_calls ?? []).map((call, index) =>
-      chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }),
-    ),
-    ...[...(choice.message.content ?? "")].map((char) => chunk({ content: char })),
-    chunk({}, choice.finish_reason),
-    usageChunk(reply.usage),
-  ]);
+  // Several choices stream interleaved, as OpenAI sends them: a character of each in turn.
+  const severalChoices =
+    reply.choices.length > 1
+      ? [
+          ...[...choice.message.content!].flatMap((_, at) =>
+            reply.choices.map((c) => chunk({ content: c.message.content![at] }, null, c.index)),
+          ),
+          ...reply.choices.map((c) => chunk({}, c.finish_reason, c.index)),
+          usageChunk(reply.usage),
+        ]
+      : undefined;
+  const pivot = pivotSse(
+    severalChoices ?? [
+      chunk({ role: "assistant", content: "" }),
+      ...(choice.message.tool_calls ?? []).map((call, index) =>
+        chunk({
+          tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }],
+        }),
+      ),
+      ...(choice.message.tool_calls ?? []).map((call, index) =>
+        chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }),
+      ),
+      ...[...(choice.message.content ?? "")].map((char) => chunk({ content: char })),
+      chunk({}, choice.finish_reason),
+      usageChunk(reply.usage),
+    ],
+  );
   const { form, contentType } = streamFormOf(url);
   const bytes = new TextEncoder().encode(pivot);
   const source = new ReadableStream<Uint8Array>({
@@ -284,12 +309,32 @@ describe("the @google/genai SDK through the Gemini translation", () => {
     const refused = await failing.models.generateContent({ model: "gemini-2.5-flash", contents: "x" }).catch((e) => e);
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused.status).toBe(401);
-    const tooMany = await ai.models
-      .generateContent({ model: "gemini-2.5-flash", contents: "x", config: { candidateCount: 2 } })
+    const wrongMime = await ai.models
+      .generateContent({ model: "gemini-2.5-flash", contents: "x", config: { responseMimeType: "text/x.enum" } })
       .catch((e) => e);
-    expect(tooMany).toBeInstanceOf(ApiError);
-    expect(tooMany.status).toBe(400);
-    expect(tooMany.message).toContain("candidateCount");
-    expect(tooMany.message).toContain("INVALID_ARGUMENT");
+    expect(wrongMime).toBeInstanceOf(ApiError);
+    expect(wrongMime.status).toBe(400);
+    expect(wrongMime.message).toContain("responseMimeType");
+    expect(wrongMime.message).toContain("INVALID_ARGUMENT");
+  });
+
+  test("candidateCount 3 asks the pivot for n = 3 and every candidate comes back, whole and streamed", async () => {
+    const ask = { model: "gemini-2.5-flash", contents: "x", config: { candidateCount: 3 } };
+    const reply = await ai.models.generateContent(ask);
+    expect(seen.at(-1)!.n).toBe(3);
+    expect(reply.candidates?.map((c) => [c.index, c.content?.parts?.[0]?.text, c.finishReason])).toEqual([
+      [0, "answer 0", "STOP"],
+      [1, "answer 1", "STOP"],
+      [2, "answer 2", "STOP"],
+    ]);
+    const texts = ["", "", ""];
+    let usage: unknown;
+    for await (const part of await ai.models.generateContentStream(ask)) {
+      for (const c of part.candidates ?? [])
+        texts[c.index ?? 0] += c.content?.parts?.map((p) => p.text ?? "").join("") ?? "";
+      usage = part.usageMetadata ?? usage;
+    }
+    expect(texts).toEqual(["answer 0", "answer 1", "answer 2"]);
+    expect(usage).toMatchObject({ promptTokenCount: 5, candidatesTokenCount: 6 });
   });
 });

@@ -13,11 +13,11 @@ export interface RestGenerateContent {
 export const pivotSse = (chunks: unknown[]) =>
   `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join("")}data: [DONE]\n\n`;
 
-export const chunk = (delta: object, finish: string | null = null) => ({
+export const chunk = (delta: object, finish: string | null = null, index = 0) => ({
   id: "chatcmpl-1",
   object: "chat.completion.chunk",
   model: "gpt-test",
-  choices: [{ index: 0, delta, finish_reason: finish }],
+  choices: [{ index, delta, finish_reason: finish }],
 });
 
 export const usageChunk = (usage: object) => ({

@@ -87,9 +87,12 @@ describe("Gemini generateContent → pivot chat request", () => {
     expect(JSON.stringify(chat)).not.toContain("40");
   });
 
-  test("candidateCount > 1, other output modalities and cachedContent are refused by name", () => {
+  test("candidateCount > 1 is the pivot's n; other output modalities and cachedContent are refused by name", () => {
     const contents = [{ role: "user", parts: [{ text: "hi" }] }];
-    expect(refusal({ contents, generationConfig: { candidateCount: 2 } })).toContain("candidateCount");
+    const asked = (candidateCount: number) =>
+      geminiToChat({ contents, generationConfig: { candidateCount } }, { model: "m", stream: false }).chat.n;
+    expect(asked(2)).toBe(2);
+    expect(asked(1)).toBeUndefined();
     expect(refusal({ contents, generationConfig: { responseModalities: ["IMAGE" as never] } })).toContain(
       "responseModalities",
     );

@@ -10,13 +10,20 @@ import { failure, startRelayEnv, type RelayEnv } from "../../relay/support";
 const UNSERVED = 56;
 const MODELS = ["vendor-a", "vendor-b"];
 
-/** [type, the vendor's rules, the path under the fake that stands for the vendor's host] for each listing type. */
-const LISTINGS: [number, Omit<CompatRules, "apiKey">, string][] = [
-  [1, { prefix: "/v1" }, ""],
-  [4, { prefix: "/v1", ollamaTags: true }, ""],
-  [20, { prefix: "/api/v1" }, "/api"],
-  [25, { prefix: "/v1" }, ""],
-  [47, { prefix: "/v1" }, ""],
+/** [type, the vendor's rules, the path under the fake that stands for the vendor's host, the channel's other]. */
+const LISTINGS: [number, Omit<CompatRules, "apiKey">, string, string][] = [
+  [1, { prefix: "/v1" }, "", ""],
+  [4, { prefix: "/v1", ollamaTags: true }, "", ""],
+  [16, { prefix: "/api/paas/v4" }, "", ""],
+  [17, { prefix: "/compatible-mode/v1" }, "", ""],
+  [20, { prefix: "/api/v1" }, "/api", ""],
+  [23, { prefix: "/v1" }, "", ""],
+  [25, { prefix: "/v1" }, "", ""],
+  [35, { prefix: "/v1" }, "", ""],
+  [39, { prefix: "/client/v4/accounts/acc-7/ai/v1", cloudflareSearchPage: 1 }, "", "acc-7"],
+  [45, { prefix: "/api/v3" }, "", ""],
+  [46, { prefix: "/v2" }, "", ""],
+  [47, { prefix: "/v1" }, "", ""],
 ];
 
 describe.each(DIALECTS)("channel types without a provider, and model lists per vendor, on %s", (dialect) => {
@@ -75,15 +82,29 @@ describe.each(DIALECTS)("channel types without a provider, and model lists per v
     expect((await r.s.root.put("/api/channel/", { id, status: 2 })).body.data.status).toBe(2);
   });
 
-  test.each(LISTINGS)("fetching the model list of type %d asks the vendor's own address", async (type, rules, host) => {
-    const fake = startFakeCompat({ ...rules, apiKey: `key-${type}` }, { models: MODELS });
-    fakes.push(fake);
-    const reply = await r.s.root.post("/api/channel/fetch_models", {
-      type,
-      base_url: fake.url + host,
-      key: `key-${type}`,
-    });
-    expect(reply.body).toEqual({ success: true, message: "", data: MODELS });
-    expect(fake.requests.at(-1)!.path).toBe(rules.ollamaTags ? "/api/tags" : `${rules.prefix}/models`);
-  });
+  const listPath = (rules: Omit<CompatRules, "apiKey">) =>
+    rules.ollamaTags
+      ? "/api/tags"
+      : rules.cloudflareSearchPage
+        ? `${rules.prefix.replace(/\/ai\/v1$/, "")}/ai/models/search`
+        : `${rules.prefix}/models`;
+
+  test.each(LISTINGS)(
+    "fetching the model list of type %d asks the vendor's own address",
+    async (type, rules, host, other) => {
+      const fake = startFakeCompat({ ...rules, apiKey: `key-${type}` }, { models: MODELS });
+      fakes.push(fake);
+      const reply = await r.s.root.post("/api/channel/fetch_models", {
+        type,
+        base_url: fake.url + host,
+        key: `key-${type}`,
+        ...(other && { other }),
+      });
+      expect(reply.body).toEqual({ success: true, message: "", data: MODELS });
+      const asked = fake.requests.filter((q) => q.method === "GET").map((q) => q.path);
+      expect(asked.every((path) => path === listPath(rules))).toBe(true);
+      // Cloudflare's search hands out one model a page here: every page was followed.
+      expect(asked.length).toBe(rules.cloudflareSearchPage ? MODELS.length : 1);
+    },
+  );
 });

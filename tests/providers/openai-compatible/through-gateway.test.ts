@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DIALECTS } from "../../support/databases";
 import { startFakeCompat } from "../../support/fake-compat";
@@ -20,7 +21,7 @@ describe.each(DIALECTS)("OpenAI-compatible vendor types through the gateway on %
 
   beforeAll(async () => {
     r = await startRelayEnv(dialect);
-    zhipu = startFakeCompat({ prefix: "/api/paas/v4", apiKey: ZHIPU_KEY });
+    zhipu = startFakeCompat({ prefix: "/api/paas/v4", apiKey: ZHIPU_KEY, noResponses: true });
     cloudflare = startFakeCompat({ prefix: "/client/v4/accounts/acc-7/ai/v1", apiKey: "cf-token" });
     custom = startFakeCompat({ prefix: "", fullPath: "/deploy/llama-upstream/chat", apiKey: "custom-key" });
     const models = ["glm-test", "cf-test", "custom-test"];
@@ -107,6 +108,42 @@ describe.each(DIALECTS)("OpenAI-compatible vendor types through the gateway on %
     expect(message.content.map((b) => (b.type === "text" ? b.text : ""))).toEqual([DEFAULT_CONTENT]);
     expectZhipuCall();
     expect(await billed(before, true)).toMatchObject({ inbound: "anthropic" });
+  });
+
+  test("OpenAI Responses on a ZhipuV4 channel (no Responses API there), whole and streamed: translated to chat at the vendor's path after one 404, billed exactly", async () => {
+    let before = await r.userRow();
+    const sent = zhipu.requests.length;
+    const reply = await r.openai().responses.create({ model: "glm-test", input: "hi" });
+    expect(reply.output_text).toBe(DEFAULT_CONTENT);
+    expect(zhipu.requests.slice(sent).map((q) => q.path)).toEqual([
+      "/api/paas/v4/responses",
+      "/api/paas/v4/chat/completions",
+    ]);
+    expect(await billed(before, false)).toMatchObject({ inbound: "responses", family: "openai" });
+
+    before = await r.userRow();
+    let text = "";
+    for await (const event of await r.openai().responses.create({ model: "glm-test", input: "hi", stream: true }))
+      if (event.type === "response.output_text.delta") text += event.delta;
+    expect(text).toBe(DEFAULT_CONTENT);
+    expectZhipuCall();
+    expect(await billed(before, true)).toMatchObject({ inbound: "responses" });
+  });
+
+  test("Gemini generateContent on a ZhipuV4 channel, whole and streamed (@google/genai), billed exactly", async () => {
+    const genai = new GoogleGenAI({ apiKey: r.key, httpOptions: { baseUrl: r.s.url } });
+    let before = await r.userRow();
+    const reply = await genai.models.generateContent({ model: "glm-test", contents: "hi" });
+    expect(reply.text).toBe(DEFAULT_CONTENT);
+    expectZhipuCall();
+    expect(await billed(before, false)).toMatchObject({ inbound: "gemini", family: "openai" });
+
+    before = await r.userRow();
+    let text = "";
+    for await (const chunk of await genai.models.generateContentStream({ model: "glm-test", contents: "hi" }))
+      text += chunk.text ?? "";
+    expect(text).toBe(DEFAULT_CONTENT);
+    expect(await billed(before, true)).toMatchObject({ inbound: "gemini" });
   });
 
   test("a Cloudflare channel calls Workers AI under its account id", async () => {

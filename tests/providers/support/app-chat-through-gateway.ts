@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { GoogleGenAI } from "@google/genai";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectedQuota, failure, startRelayEnv, type RelayEnv } from "../../relay/support";
 import { DIALECTS } from "../../support/databases";
@@ -32,15 +33,16 @@ const conversation = [
   { role: "user" as const, content: "and you?" },
 ];
 
-/** OpenAI chat and Anthropic Messages clients through a family's channel, stream and not, billed exactly. */
+/** Every inbound dialect's official client through a family's channel, stream and not, billed exactly. */
 export function describeChatThroughGateway(f: ChatFamily) {
-  describe.each(DIALECTS)(`${f.name} channels behind OpenAI chat and Anthropic Messages on %s`, (dialect) => {
+  describe.each(DIALECTS)(`${f.name} channels behind every inbound dialect on %s`, (dialect) => {
     let r: RelayEnv;
     let upstream: LoopbackFake;
     let channelId: number;
     const quota = expectedQuota({ prompt: f.usage.prompt, completion: f.usage.completion, ...PRICES });
     const anthropic = () => new Anthropic({ apiKey: r.key, baseURL: r.s.url, maxRetries: 0 });
-    const expectBilled = async (before: { quota: number }, stream: boolean) => {
+    const genai = () => new GoogleGenAI({ apiKey: r.key, httpOptions: { baseUrl: r.s.url } });
+    const expectBilled = async (before: { quota: number }, stream: boolean, inbound?: string) => {
       expect(before.quota - (await r.userRow()).quota).toBe(quota);
       const log = (await r.consumeLogs()).at(-1);
       expect(log).toMatchObject({
@@ -50,7 +52,7 @@ export function describeChatThroughGateway(f: ChatFamily) {
         quota,
         is_stream: stream ? 1 : 0,
       });
-      expect(JSON.parse(log.other)).toMatchObject({ usage_source: "upstream" });
+      expect(JSON.parse(log.other)).toMatchObject({ usage_source: "upstream", ...(inbound && { inbound }) });
     };
 
     beforeAll(async () => {
@@ -115,6 +117,54 @@ export function describeChatThroughGateway(f: ChatFamily) {
         if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
       expect(text).toBe(f.answer);
       await expectBilled(before, true);
+    });
+
+    test("OpenAI Responses, whole and streamed: the conversation in the family's shape, the answer back, billed exactly", async () => {
+      const ask = { model: MODEL, instructions: "Be brief.", input: conversation.slice(1) };
+      let before = await r.userRow();
+      const reply = await r.openai().responses.create(ask);
+      f.expectConversation(upstream.requests.at(-1)!, false);
+      expect(reply.output_text).toBe(f.answer);
+      expect(reply.usage).toMatchObject({ input_tokens: f.usage.prompt, output_tokens: f.usage.completion });
+      await expectBilled(before, false, "responses");
+
+      before = await r.userRow();
+      let text = "";
+      let completed: any;
+      for await (const event of await r.openai().responses.create({ ...ask, stream: true })) {
+        if (event.type === "response.output_text.delta") text += event.delta;
+        if (event.type === "response.completed") completed = event.response;
+      }
+      f.expectConversation(upstream.requests.at(-1)!, true);
+      expect(text).toBe(f.answer);
+      expect(completed.usage).toMatchObject({ input_tokens: f.usage.prompt, output_tokens: f.usage.completion });
+      await expectBilled(before, true, "responses");
+    });
+
+    test("Gemini generateContent, whole and streamed (@google/genai): the answer in Gemini's shape, billed exactly", async () => {
+      const ask = {
+        model: MODEL,
+        contents: conversation
+          .slice(1)
+          .map((m) => ({ role: m.role === "assistant" ? "model" : "user", parts: [{ text: m.content }] })),
+        config: { systemInstruction: "Be brief." },
+      };
+      let before = await r.userRow();
+      const reply = await genai().models.generateContent(ask);
+      f.expectConversation(upstream.requests.at(-1)!, false);
+      expect(reply.text).toBe(f.answer);
+      expect(reply.usageMetadata).toMatchObject({
+        promptTokenCount: f.usage.prompt,
+        candidatesTokenCount: f.usage.completion,
+      });
+      await expectBilled(before, false, "gemini");
+
+      before = await r.userRow();
+      let text = "";
+      for await (const chunk of await genai().models.generateContentStream(ask)) text += chunk.text ?? "";
+      f.expectConversation(upstream.requests.at(-1)!, true);
+      expect(text).toBe(f.answer);
+      await expectBilled(before, true, "gemini");
     });
 
     test("the channel test (GET /api/channel/test/{id}) speaks the family's API and succeeds", async () => {

@@ -12,16 +12,17 @@ type Sampling = Pick<
   | "presence_penalty"
   | "frequency_penalty"
   | "seed"
+  | "n"
   | "response_format"
   | "thinking_budget"
   | "reasoning_effort"
 >;
 
-/** generationConfig as the pivot's sampling, JSON-mode and thinking fields; topK has no OpenAI equivalent and is dropped. */
+/**
+ * generationConfig as the pivot's sampling, JSON-mode and thinking fields; topK has no OpenAI equivalent and is
+ * dropped. Several candidates are the pivot's `n`: families without it refuse the call naming `n`.
+ */
 export function samplingOf(config: GeminiGenerationConfig = {}): Sampling {
-  if (config.candidateCount !== undefined && config.candidateCount > 1) {
-    throw invalidRequest("generationConfig.candidateCount > 1 is not supported: ask for one candidate per call");
-  }
   const modalities = (config.responseModalities ?? []).filter((m) => m.toUpperCase() !== "TEXT");
   if (modalities.length) {
     throw invalidRequest(`generationConfig.responseModalities ${modalities.join(", ")} is not supported: only TEXT is`);
@@ -34,6 +35,7 @@ export function samplingOf(config: GeminiGenerationConfig = {}): Sampling {
   if (config.presencePenalty !== undefined) out.presence_penalty = config.presencePenalty;
   if (config.frequencyPenalty !== undefined) out.frequency_penalty = config.frequencyPenalty;
   if (config.seed !== undefined) out.seed = config.seed;
+  if (config.candidateCount !== undefined && config.candidateCount > 1) out.n = config.candidateCount;
   const format = responseFormatOf(config);
   if (format) out.response_format = format;
   const thinking = config.thinkingConfig;

@@ -34,6 +34,8 @@ export interface PivotRequest {
   presence_penalty?: number;
   frequency_penalty?: number;
   seed?: number;
+  /** Several candidates (Gemini's candidateCount). */
+  n?: number;
   response_format?: { type: "json_object" } | { type: "json_schema"; json_schema: { name: string; schema: unknown } };
   thinking_budget?: number;
   reasoning_effort?: string;

@@ -25,15 +25,22 @@ interface PendingCall {
   args: string;
 }
 
+/** What one candidate (a pivot choice) has said that waits for its finishing response. */
+interface PendingCandidate {
+  calls: Map<number, PendingCall>;
+  finish: string | null;
+}
+
 /**
- * Turns a pivot chunk stream (OpenAI SSE bytes) into Gemini's stream, chunk by chunk. Gemini sends function calls
- * whole, so argument deltas are gathered and the calls sent with the finishing response; that response waits for
- * the usage chunk that follows it, so usageMetadata rides on the last response.
+ * Turns a pivot chunk stream (OpenAI SSE bytes) into Gemini's stream, chunk by chunk; each pivot choice is the
+ * candidate of its index. Gemini sends function calls whole, so argument deltas are gathered and the calls sent
+ * with the finishing response; that response waits for the usage chunk that follows it, so usageMetadata rides
+ * on the last response.
  */
 export class GeminiStreamTranslator {
   private readonly splitter = new SseSplitter();
-  private readonly calls = new Map<number, PendingCall>();
-  private finish: string | null = null;
+  private readonly pending = new Map<number, PendingCandidate>();
+  private finished = false;
   private usage: PivotUsage | null = null;
   private responseId: string | undefined;
   private modelVersion: string;
@@ -79,41 +86,53 @@ export class GeminiStreamTranslator {
     if (chunk.id) this.responseId = chunk.id;
     if (chunk.model) this.modelVersion = chunk.model;
     let out = "";
-    const parts: GeminiReplyPart[] = [];
+    const candidates: ReturnType<typeof candidate>[] = [];
     for (const choice of chunk.choices ?? []) {
+      const index = choice.index ?? 0;
       const delta = choice.delta ?? {};
+      const parts: GeminiReplyPart[] = [];
       if (this.options.includeThoughts && delta.reasoning_content)
         parts.push({ text: delta.reasoning_content, thought: true });
       if (delta.content) parts.push({ text: delta.content });
-      for (const call of delta.tool_calls ?? []) this.gather(call);
-      if (choice.finish_reason) this.finish = choice.finish_reason;
+      if (parts.length) candidates.push(candidate(index, parts));
+      if (delta.tool_calls?.length || choice.finish_reason) {
+        const pending = this.pendingOf(index);
+        for (const call of delta.tool_calls ?? []) gather(pending.calls, call);
+        if (choice.finish_reason) {
+          pending.finish = choice.finish_reason;
+          this.finished = true;
+        }
+      }
     }
-    if (parts.length) out += this.response([candidate(0, parts)]);
+    if (candidates.length) out += this.response(candidates);
     if (chunk.usage) {
       this.usage = chunk.usage;
-      if (this.finish) out += this.flushFinish();
+      if (this.finished) out += this.flushFinish();
     }
     return out;
   }
 
-  private gather(call: PivotToolCallDelta) {
-    const index = call.index ?? this.calls.size;
-    const pending = this.calls.get(index) ?? { name: "", args: "" };
-    if (call.id) pending.id = call.id;
-    if (call.function?.name) pending.name += call.function.name;
-    if (call.function?.arguments) pending.args += call.function.arguments;
-    this.calls.set(index, pending);
+  private pendingOf(index: number): PendingCandidate {
+    let pending = this.pending.get(index);
+    if (!pending) this.pending.set(index, (pending = { calls: new Map(), finish: null }));
+    return pending;
   }
 
   /** The finishing response (whole function calls, finishReason, usage), once the stream has said it is finished. */
   private flushFinish(): string {
-    if (!this.finish && !this.calls.size && !this.usage) return "";
-    const parts = [...this.calls.entries()]
+    if (!this.pending.size && !this.usage) return "";
+    if (!this.pending.size) this.pendingOf(0);
+    const candidates = [...this.pending.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, call]) => functionCallPart(call.id, call.name, call.args));
-    const out = this.response([candidate(0, parts, this.finish ?? "stop")], this.usage);
-    this.calls.clear();
-    this.finish = null;
+      .map(([index, { calls, finish }]) => {
+        const parts = [...calls.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([, call]) => functionCallPart(call.id, call.name, call.args));
+        return candidate(index, parts, finish ?? "stop");
+      });
+    const out = this.response(candidates, this.usage);
+    this.pending.clear();
+    this.finished = false;
     this.usage = null;
     return out;
   }
@@ -133,6 +152,15 @@ export class GeminiStreamTranslator {
     if (this.options.form === "sse") return `data: ${json}\r\n\r\n`;
     return this.sent === 1 ? `[${json}` : `,\r\n${json}`;
   }
+}
+
+function gather(calls: Map<number, PendingCall>, call: PivotToolCallDelta) {
+  const index = call.index ?? calls.size;
+  const pending = calls.get(index) ?? { name: "", args: "" };
+  if (call.id) pending.id = call.id;
+  if (call.function?.name) pending.name += call.function.name;
+  if (call.function?.arguments) pending.args += call.function.arguments;
+  calls.set(index, pending);
 }
 
 /** What `geminiStream` sends for a pivot stream that arrived whole, translated at once. */

@@ -1,7 +1,10 @@
 import type { ProviderChannel } from "../types";
 
-/** How one vendor's model list is read: OpenAI's {data: [{id}]} under the API's path, or Ollama's own tags. */
-export type ModelListStyle = "openai" | "ollama-tags";
+/**
+ * How one vendor's model list is read: OpenAI's {data: [{id}]} under the API's path, Ollama's own tags, or
+ * Cloudflare's model search of the account (the OpenAI-compatible API has no list there).
+ */
+export type ModelListStyle = "openai" | "ollama-tags" | "cloudflare-search";
 
 /**
  * One channel type's wire rules on top of OpenAI's dialect. Every vendor here takes the channel's key as
@@ -15,7 +18,6 @@ export interface WireRule {
 }
 
 const OPENAI: WireRule = { prefix: "/v1", models: "openai" };
-const V1: WireRule = { prefix: "/v1" };
 
 /** Spark's HTTP API version from `other`: v1 for the Spark models, v2 for Spark X1. */
 export const SPARK_DEFAULT_VERSION = "v1";
@@ -35,6 +37,11 @@ export const SPARK_DEFAULT_VERSION = "v1";
  * - VolcEngine Ark (45): /api/v3 (volcengine.com/docs/82379, "Base URL").
  * - Baidu Qianfan v2 (46): https://qianfan.baidubce.com/v2 (cloud.baidu.com/doc/qianfan-api).
  * - Ollama (4): /v1 on the local server, its models from /api/tags (github.com/ollama/ollama docs/openai.md, api.md).
+ * Model lists: the vendors above answer GET {prefix}/models in OpenAI's shape with the same Bearer key
+ * (DashScope /compatible-mode/v1/models, Zhipu /api/paas/v4/models, Hunyuan /v1/models, MiniMax /v1/models,
+ * Ark /api/v3/models, Qianfan /v2/models); Cloudflare lists through its account API,
+ * GET /client/v4/accounts/{id}/ai/models/search → {result: [{name}], result_info: {page, total_pages}}.
+ * Spark (18) and Perplexity (27) publish no list.
  */
 export const WIRE_RULES: Readonly<Record<number, WireRule>> = {
   1: OPENAI,
@@ -45,26 +52,30 @@ export const WIRE_RULES: Readonly<Record<number, WireRule>> = {
   10: OPENAI,
   12: OPENAI,
   13: OPENAI,
-  16: { prefix: "/api/paas/v4" },
-  17: { prefix: "/compatible-mode/v1" },
+  16: { prefix: "/api/paas/v4", models: "openai" },
+  17: { prefix: "/compatible-mode/v1", models: "openai" },
   18: { prefix: (channel) => `/${encodeURIComponent(channel.other.trim() || SPARK_DEFAULT_VERSION)}` },
   19: OPENAI,
   20: OPENAI,
-  23: V1,
+  23: OPENAI,
   25: OPENAI,
-  26: { prefix: "/api/paas/v4" },
+  26: { prefix: "/api/paas/v4", models: "openai" },
   27: { prefix: "" },
   31: OPENAI,
-  35: V1,
-  39: { prefix: (channel) => `/client/v4/accounts/${encodeURIComponent(channel.other.trim())}/ai/v1` },
+  35: OPENAI,
+  39: { prefix: (channel) => `${cloudflareAccountPath(channel)}/ai/v1`, models: "cloudflare-search" },
   40: OPENAI,
   42: OPENAI,
   43: OPENAI,
-  45: { prefix: "/api/v3" },
-  46: { prefix: "/v2" },
+  45: { prefix: "/api/v3", models: "openai" },
+  46: { prefix: "/v2", models: "openai" },
   47: OPENAI,
   48: OPENAI,
 };
+
+/** Cloudflare's account path, under which both its OpenAI-compatible API and its model search live. */
+export const cloudflareAccountPath = (channel: ProviderChannel): string =>
+  `/client/v4/accounts/${encodeURIComponent(channel.other.trim())}`;
 
 /** The part of the address between the base URL and the call, for a type of WIRE_RULES. */
 export const prefixOf = (rule: WireRule, channel: ProviderChannel): string =>
