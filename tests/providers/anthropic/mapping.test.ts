@@ -150,6 +150,21 @@ describe("OpenAI chat → Anthropic Messages request", () => {
     expect(messagesBody({ messages: hi, reasoning_effort: "none" }, "c", false).thinking).toBeUndefined();
   });
 
+  test("inside a tool-use cycle (the last assistant turn called tools) thinking is left off: its signed block cannot come back", () => {
+    const call = { id: "toolu_1", type: "function", function: { name: "f", arguments: "{}" } };
+    const cycle = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: null, tool_calls: [call] },
+      { role: "tool", tool_call_id: "toolu_1", content: "done" },
+    ];
+    expect(messagesBody({ messages: cycle, thinking_budget: 2000 }, "c", false).thinking).toBeUndefined();
+    const after = [...cycle, { role: "assistant", content: "All done." }, { role: "user", content: "next" }];
+    expect(messagesBody({ messages: after, thinking_budget: 2000 }, "c", false).thinking).toEqual({
+      type: "enabled",
+      budget_tokens: 2000,
+    });
+  });
+
   test("what Claude cannot carry is refused naming the parameter", () => {
     expect(refusal({ n: 2 })).toContain("n > 1 is not supported on Anthropic channels");
     expect(refusal({ logprobs: true })).toContain("logprobs");

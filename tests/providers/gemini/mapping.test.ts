@@ -210,6 +210,45 @@ describe("Gemini reply → OpenAI chat completion", () => {
     });
   });
 
+  test("a function call's thought signature rides in its tool-call id and goes back with the call on the next turn", () => {
+    const signature = "CiQBcsjafz+/Ab1wT2w=";
+    const reply = mapGenerateContent(
+      {
+        candidates: [
+          {
+            finishReason: "STOP",
+            content: {
+              role: "model",
+              parts: [
+                { functionCall: { name: "get_weather", args: { city: "Paris" } }, thoughtSignature: signature },
+                { functionCall: { name: "get_weather", args: { city: "Rome" } } },
+              ],
+            },
+          },
+        ],
+      },
+      "m",
+    );
+    const calls = (reply.choices[0]!.message as any).tool_calls;
+    expect(calls[0].id).toMatch(/^call_[0-9a-f]{32}_ts_[A-Za-z0-9_-]+$/);
+    expect(calls[1].id).toMatch(/^call_[0-9a-f]{32}$/);
+    const body = generateContentBody(
+      {
+        messages: [
+          ...hi,
+          { role: "assistant", content: null, tool_calls: calls },
+          { role: "tool", tool_call_id: calls[0].id, content: "20C" },
+          { role: "tool", tool_call_id: calls[1].id, content: "25C" },
+        ],
+      },
+      false,
+    ) as any;
+    expect(body.contents[1].parts).toEqual([
+      { functionCall: { name: "get_weather", args: { city: "Paris" } }, thoughtSignature: signature },
+      { functionCall: { name: "get_weather", args: { city: "Rome" } } },
+    ]);
+  });
+
   test("finish reasons and several candidates", () => {
     const reply = mapGenerateContent(
       {

@@ -39,6 +39,15 @@ function toolChoice(body: Record<string, any>): object | undefined {
   return { type: "tool", name: choice.name, ...serial };
 }
 
+/**
+ * Whether the conversation is inside a tool-use cycle: its last assistant turn called tools. With thinking on,
+ * Claude requires that turn to begin with its signed thinking block, which OpenAI's dialect cannot carry back
+ * (a reply's reasoning reaches the client without its signature); such a call is sent without thinking rather
+ * than refused with a 400 the client cannot avoid. The cycle's first call (and every later plain turn) thinks.
+ */
+const midToolCycle = (turns: { role: string; parts: Part[] }[]) =>
+  turns.findLast((t) => t.role === "assistant")?.parts.some((p) => "toolCall" in p) === true;
+
 /** The Messages API body for an OpenAI chat request. */
 export function messagesBody(body: Record<string, any>, model: string, stream: boolean): Record<string, unknown> {
   refuseUntranslatable(body, FAMILY);
@@ -73,7 +82,7 @@ export function messagesBody(body: Record<string, any>, model: string, stream: b
     }));
   const choice = toolChoice(body);
   if (choice && tools.length) out.tool_choice = choice;
-  if (budget) out.thinking = { type: "enabled", budget_tokens: budget };
+  if (budget && !midToolCycle(turns)) out.thinking = { type: "enabled", budget_tokens: budget };
   if (typeof body.user === "string" && body.user) out.metadata = { user_id: body.user };
   if (stream) out.stream = true;
   return out;

@@ -1,3 +1,4 @@
+import { callIdOf } from "./call-signature";
 import { chatCompletion, tokenCount, type FinishReason, type ReplyToolCall, type TokenCounts } from "../openai-shape";
 
 const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"]);
@@ -19,9 +20,6 @@ export function countsOf(u: any): TokenCounts {
   };
 }
 
-/** Gemini's function calls carry no id (or one of its own): each gets one so the client can answer it. */
-const callId = (call: any) => (typeof call?.id === "string" && call.id ? call.id : `call_${crypto.randomUUID()}`);
-
 /** A candidate's text, thoughts (parts marked `thought`) and function calls. */
 export function partsOfCandidate(candidate: any): { content: string; reasoning: string; toolCalls: ReplyToolCall[] } {
   let content = "";
@@ -30,7 +28,7 @@ export function partsOfCandidate(candidate: any): { content: string; reasoning: 
   for (const part of Array.isArray(candidate?.content?.parts) ? candidate.content.parts : []) {
     if (part?.functionCall)
       toolCalls.push({
-        id: callId(part.functionCall),
+        id: callIdOf(part),
         name: String(part.functionCall.name),
         arguments: JSON.stringify(part.functionCall.args ?? {}),
       });

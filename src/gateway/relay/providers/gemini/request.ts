@@ -4,6 +4,7 @@ import { isNumber, stopList, tokenCount } from "../openai-shape";
 import { thinkingBudgetOf } from "../reasoning-budget";
 import { responseFormatOf } from "../response-format";
 import { refuseSeveralChoices, refuseUntranslatable } from "../untranslatable";
+import { signatureOf } from "./call-signature";
 import { geminiSchema } from "./function-schema";
 
 const FAMILY = "Gemini";
@@ -34,7 +35,13 @@ function geminiPart(p: Part): object {
   if ("text" in p) return { text: p.text };
   if ("image" in p) return { inlineData: { mimeType: p.image.mediaType, data: p.image.data } };
   if ("imageUrl" in p) return { fileData: { mimeType: imageTypeOf(p.imageUrl), fileUri: p.imageUrl } };
-  if ("toolCall" in p) return { functionCall: { name: p.toolCall.name, args: p.toolCall.input } };
+  if ("toolCall" in p) {
+    const thoughtSignature = signatureOf(p.toolCall.id);
+    return {
+      functionCall: { name: p.toolCall.name, args: p.toolCall.input },
+      ...(thoughtSignature && { thoughtSignature }),
+    };
+  }
   return { functionResponse: { name: p.toolResult.name, response: responseOf(p.toolResult.content) } };
 }
 
