@@ -130,6 +130,7 @@ const TABLE = {
     name: "VertexAI",
     baseUrl: "",
     keyIsServiceAccount: true,
+    listsModels: true,
     other: { meaning: "region", default: "us-central1", example: "us-central1", asked: true, optional: true },
   },
   42: { name: "Mistral", baseUrl: "https://api.mistral.ai", listsModels: true },

@@ -131,12 +131,30 @@ const METHODS: Record<string, string[]> = {
   anthropic: ["rawPredict", "streamRawPredict"],
 };
 
+/** `/v1beta1/publishers/{publisher}/models`: Model Garden's list of a publisher's models. */
+const PUBLISHER_MODELS = /^\/v1beta1\/publishers\/([^/]+)\/models$/;
+
+/**
+ * The models the fake's options name, each under the publisher its name tells (claude-… is Anthropic's), one a
+ * page (pageToken is the next index), as {publisherModels: [{name: "publishers/{p}/models/{id}"}], nextPageToken}.
+ */
+function publisherModels(call: FakeCall, publisher: string) {
+  const own = (call.options.models ?? []).filter(
+    (m) => (m.startsWith("claude") ? "anthropic" : "google") === publisher,
+  );
+  const at = Number(call.url.searchParams.get("pageToken") || 0);
+  const page = own.slice(at, at + 1).map((id) => ({ name: `publishers/${publisher}/models/${id}` }));
+  return { json: { publisherModels: page, ...(at + 1 < own.length && { nextPageToken: String(at + 1) }) } };
+}
+
 function vertexDialect(tokens: FakeTokenEndpoint, region: string): FakeDialect {
   return {
     model: (url) => VERTEX_PATH.exec(url.pathname)?.[4],
     authorized: (request) => tokens.issued(request.headers.get("authorization")?.replace(/^Bearer /, "") ?? ""),
     errorBody: geminiError,
     handle(call) {
+      const listed = PUBLISHER_MODELS.exec(call.url.pathname)?.[1];
+      if (listed && call.request.method === "GET") return publisherModels(call, listed);
       const [, project, location, publisher, model, method] = VERTEX_PATH.exec(call.url.pathname) ?? [];
       if (call.request.method !== "POST" || !publisher || !METHODS[publisher]!.includes(method!)) return undefined;
       if (project !== FAKE_PROJECT || location !== region)

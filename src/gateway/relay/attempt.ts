@@ -57,7 +57,7 @@ export async function attemptUpstream(
 ): Promise<AttemptResult> {
   let token: string | undefined;
   if (provider.grant) {
-    const minted = await tokenFor(provider.grant, channel, gate);
+    const minted = await tokenFor(provider.grant, channel.row, gate);
     if (!minted.ok) return minted;
     token = minted.token;
   }

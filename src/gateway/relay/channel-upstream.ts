@@ -7,7 +7,8 @@ import { getUpstreamJson } from "../upstream/get-json";
 import { ChannelConfigError } from "../../shared/channel-config-error";
 import { channelBaseUrl } from "./providers/channel";
 import { providerFor } from "./providers/registry";
-import type { ModelListing } from "./providers/types";
+import type { ModelListing, TokenGrant } from "./providers/types";
+import { tokenFor } from "./minted-token";
 
 const LISTING = "fetching the model list";
 const BALANCE = "querying the balance";
@@ -31,15 +32,23 @@ function pageUrl(listing: ModelListing, base: string, channel: UpstreamChannel, 
   return url.startsWith("http") ? url : refuse(`${LISTING} failed: the channel has no base URL`);
 }
 
+/** The bearer token of a family that mints one (Vertex's service accounts); its failure, told without secrets. */
+async function grantedToken(grant: TokenGrant, channel: UpstreamChannel, gate: UpstreamGate): Promise<string> {
+  const minted = await tokenFor(grant, channel, gate);
+  return minted.ok ? minted.token : refuse(`${LISTING} failed: ${minted.failure.message}`);
+}
+
 /** Follows the pages from the first until one names no next cursor (or repeats its own), MAX_PAGES at the most; the ids in order, without repeats. */
 async function listModels(channel: UpstreamChannel, gate: UpstreamGate): Promise<string[]> {
-  const listing = providerFor(channel.type).models ?? unsupported(LISTING, channel.type);
+  const provider = providerFor(channel.type);
+  const listing = provider.models ?? unsupported(LISTING, channel.type);
   const base = channelBaseUrl(channel);
+  const token = provider.grant ? await grantedToken(provider.grant, channel, gate) : undefined;
   const ids: unknown[] = [];
   let cursor: string | undefined;
   for (let pages = 0; pages < MAX_PAGES; pages++) {
     const url = pageUrl(listing, base, channel, cursor);
-    const reply = await getUpstreamJson(url, listing.headers(channel, url), LISTING, gate);
+    const reply = await getUpstreamJson(url, listing.headers(channel, url, token), LISTING, gate);
     const { ids: more, next } =
       listing.page(reply) ?? refuse(`${LISTING} failed: the upstream reply is not a model list`);
     ids.push(...more);

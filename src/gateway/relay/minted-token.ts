@@ -1,10 +1,9 @@
-import type { RouteChannel } from "../../service/relay/routing-table";
 import type { AttemptFailure } from "../../service/relay/retry-policy";
 import { maskUpstreamText } from "../../service/relay/mask";
 import { RefusedAddressError, type UpstreamGate } from "../../service/egress/gate";
 import { gatedFetch } from "../../service/egress/gated-fetch";
 import { ChannelConfigError } from "../../shared/channel-config-error";
-import type { TokenGrant } from "./providers/types";
+import type { ProviderChannel, TokenGrant } from "./providers/types";
 import { TokenCache, type Minted } from "./token-cache";
 
 /** How long a token endpoint may take to answer. */
@@ -34,8 +33,8 @@ function refusalText(text: string): string {
   return text.slice(0, ERROR_TEXT_LIMIT);
 }
 
-async function mint(grant: TokenGrant, channel: RouteChannel, gate: UpstreamGate): Promise<Minted> {
-  const { url, body, contentType } = await grant.request(channel.row);
+async function mint(grant: TokenGrant, channel: ProviderChannel, gate: UpstreamGate): Promise<Minted> {
+  const { url, body, contentType } = await grant.request(channel);
   const response = await gatedFetch(
     url,
     {
@@ -68,8 +67,8 @@ export const misconfigured = (error: ChannelConfigError) => ({
  * The failure of a mint: a refusal (4xx) is about the channel's credentials and fails as a 401 (the relay's rule
  * makes that a 502 upstream_auth_error and auto-disables the channel); a failing endpoint (5xx) keeps its status.
  */
-function failureOf(error: unknown, channel: RouteChannel): { failure: AttemptFailure; upstreamCode?: string } {
-  const masked = (message: string) => maskUpstreamText(message, [channel.row.key, channel.row.base_url]);
+function failureOf(error: unknown, channel: ProviderChannel): { failure: AttemptFailure; upstreamCode?: string } {
+  const masked = (message: string) => maskUpstreamText(message, [channel.key, channel.base_url]);
   if (error instanceof ChannelConfigError) return misconfigured(error);
   if (error instanceof TokenRefusal) {
     const status = error.status < 500 ? 401 : error.status;
@@ -88,9 +87,9 @@ function failureOf(error: unknown, channel: RouteChannel): { failure: AttemptFai
 export type TokenResult = { ok: true; token: string } | { ok: false; failure: AttemptFailure; upstreamCode?: string };
 
 /** The channel's upstream token: kept for its account, or minted through `grant` at the token endpoint `gate` allows. */
-export async function tokenFor(grant: TokenGrant, channel: RouteChannel, gate: UpstreamGate): Promise<TokenResult> {
+export async function tokenFor(grant: TokenGrant, channel: ProviderChannel, gate: UpstreamGate): Promise<TokenResult> {
   try {
-    return { ok: true, token: await tokens.get(grant.account(channel.row), () => mint(grant, channel, gate)) };
+    return { ok: true, token: await tokens.get(grant.account(channel), () => mint(grant, channel, gate)) };
   } catch (error) {
     return { ok: false, ...failureOf(error, channel) };
   }

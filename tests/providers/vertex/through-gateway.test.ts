@@ -32,7 +32,10 @@ describe.each(DIALECTS)("Vertex AI channels (type 41) through the gateway on %s"
     tokens = startFakeTokenEndpoint();
     account = await testServiceAccount(tokens.tokenUri);
     tokens.trust(account.json.client_email, account.publicKeyPem);
-    vertex = startFakeVertex(tokens, { region: "europe-west4" });
+    vertex = startFakeVertex(tokens, {
+      region: "europe-west4",
+      models: ["gemini-2.5-flash", "gemini-2.5-pro", "claude-sonnet-4-5"],
+    });
     const models = [GEMINI, CLAUDE];
     await r.setPrices(
       Object.fromEntries(models.map((m) => [m, PRICES.ratio])),
@@ -197,6 +200,23 @@ describe.each(DIALECTS)("Vertex AI channels (type 41) through the gateway on %s"
     const reply = await r.s.root.get(`/api/channel/test/${channelId}`);
     expect(reply.body.success).toBe(true);
     expect(vertex.requests.at(-1)!.headers.authorization).toStartWith("Bearer ya29.fake-");
+  });
+
+  test("fetching the model list reads Model Garden's Google then Anthropic publisher models, page by page, with the minted token", async () => {
+    const sent = vertex.requests.length;
+    const reply = await r.s.root.get(`/api/channel/fetch_models/${channelId}`);
+    expect(reply.body).toEqual({
+      success: true,
+      message: "",
+      data: ["gemini-2.5-flash", "gemini-2.5-pro", "claude-sonnet-4-5"],
+    });
+    const asked = vertex.requests.slice(sent);
+    expect(asked.map((q) => q.path)).toEqual([
+      "/v1beta1/publishers/google/models",
+      "/v1beta1/publishers/google/models",
+      "/v1beta1/publishers/anthropic/models",
+    ]);
+    expect(asked.every((q) => tokens.issued(q.headers.authorization!.replace("Bearer ", "")))).toBe(true);
   });
 
   test("a malformed service-account JSON or an unknown region is refused at channel creation and edit, the key never echoed", async () => {

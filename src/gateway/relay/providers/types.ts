@@ -55,8 +55,11 @@ export interface ModelListing {
   readonly types?: ReadonlySet<number>;
   /** The page's address under the channel's base URL; `cursor` is the previous page's `next` (undefined first). */
   url(base: string, channel: ProviderChannel, cursor: string | undefined): string;
-  /** `url` is the page's address (families that sign requests sign it). */
-  headers(channel: ProviderChannel, url?: string): Record<string, string>;
+  /**
+   * `url` is the page's address (families that sign requests sign it); `token` the bearer token minted through
+   * the family's `grant`, for a family that has one.
+   */
+  headers(channel: ProviderChannel, url?: string, token?: string): Record<string, string>;
   /** The page a reply holds; undefined when the reply is not a model list. */
   page(reply: any): ModelPage | undefined;
 }

@@ -16,7 +16,7 @@ export function regionOf(channel: ProviderChannel): string {
 }
 
 /** `https://{region}-aiplatform.googleapis.com` (`aiplatform.googleapis.com` for global); the base URL overrides. */
-function hostOf(channel: ProviderChannel, region: string): string {
+export function hostOf(channel: ProviderChannel, region: string): string {
   if (channel.base_url) return channel.base_url.replace(/\/+$/, "");
   return `https://${region === "global" ? "" : `${region}-`}aiplatform.googleapis.com`;
 }

@@ -3,6 +3,7 @@ import { openaiErrorOf } from "../error-shape";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { DEFAULT_REGION, modelAddress } from "./address";
 import { serviceAccountGrant } from "./grant";
+import { vertexModels } from "./models";
 import { publisherOf } from "./publisher";
 
 /**
@@ -15,6 +16,7 @@ export const vertexProvider: Provider = {
   otherDefault: DEFAULT_REGION,
   endpoints: new Set(["chat"]),
   grant: serviceAccountGrant,
+  models: vertexModels,
   request(channel: ProviderChannel, call: UpstreamCall, token?: string) {
     const json = call.json ?? JSON.parse(String(call.body));
     const publisher = publisherOf(call.model);
