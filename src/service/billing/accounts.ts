@@ -17,6 +17,10 @@ export class Account {
   remote = 0;
   /** What `remote` sums, oldest first. */
   remoteCharges: RemoteCharge[] = [];
+  /** This instance's lease on the balance (see BalanceLeases): what it may hold without asking the database. */
+  lease = 0;
+  /** When a call last held money from the account (an idle lease goes back). */
+  lastHeld = 0;
   /** Set when the stored value changed behind our back (an admin edit, a top-up); reloaded before use. */
   stale = false;
   /** Counts the times the account was marked stale, so a reload that a change overtook leaves it stale. */
