@@ -107,11 +107,13 @@ function unlease(db: Exec, side: LeaseSide, id: number, amount: number) {
 }
 
 /**
- * Marks `holder` alive; answers the accounts it still holds leases on (a lease missing was reclaimed as a dead
+ * Marks `holder` alive and drops its used-up leases; answers the accounts it still holds leases on (a lease missing was reclaimed as a dead
  * holder's, see `reclaimLeases`, and is no longer the holder's to spend).
  */
 export async function renewLeases(db: Exec, holder: string, now: number): Promise<{ side: number; id: number }[]> {
   await db.k.updateTable("quota_leases").set({ renewed_at: now }).where("holder", "=", holder).execute();
+  // Rows the holder's charges used up (the flush leaves them, to keep its statements few).
+  await db.k.deleteFrom("quota_leases").where("holder", "=", holder).where("amount", "<=", 0).execute();
   const rows = await db.k
     .selectFrom("quota_leases")
     .select(["side", "account_id"])

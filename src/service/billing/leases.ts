@@ -20,8 +20,6 @@ const LEASE_TICK_MS = 1_000;
 const LEASE_IDLE_MS = 2_000;
 /** A lease its holder has not renewed for this long is a dead holder's: any instance gives it back. */
 export const LEASE_TTL_MS = 30_000;
-/** How often an instance looks for dead holders' leases. */
-const RECLAIM_EVERY_MS = 10_000;
 /** A new lease takes this share of what is unleased (at least what the call needs). */
 const LEASE_SHARE = 4;
 
@@ -43,7 +41,6 @@ const SIDES: Record<Side, LeaseSide> = { users: 0, tokens: 1 };
 export class BalanceLeases {
   readonly holder = randomUUID();
   private readonly timer: Timer;
-  private lastReclaim = 0;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -114,7 +111,7 @@ export class BalanceLeases {
     };
   }
 
-  /** Renews this instance's leases, gives idle ones back, and now and then reclaims dead holders' leases. */
+  /** Renews this instance's leases, gives idle ones back, and reclaims dead holders' leases. */
   tick(now = Date.now()): Promise<void> {
     return this.serial.run(async () => {
       const held = new Set((await renewLeases(this.db, this.holder, now)).map((l) => `${l.side}:${l.id}`));
@@ -127,10 +124,7 @@ export class BalanceLeases {
           }
         }
       }
-      if (now - this.lastReclaim >= RECLAIM_EVERY_MS) {
-        this.lastReclaim = now;
-        await reclaimLeases(this.db, now - LEASE_TTL_MS);
-      }
+      await reclaimLeases(this.db, now - LEASE_TTL_MS);
     });
   }
 
