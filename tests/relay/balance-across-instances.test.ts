@@ -56,8 +56,8 @@ describe.each(["postgres", "mysql"] as const)(
       for (let i = 0; i < INSTANCES; i++) servers.push(await startServeProcess(dir, join(dir, "unused.db"), env));
       root = new ApiClient(servers[0]!.url);
       await root.login("root", SERVE_ROOT_PASSWORD);
-      await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ [MODEL]: 1 }) });
-      await root.put("/api/option/", { key: "PreConsumedQuota", value: "0" });
+      // A price per call: what a call holds is exactly what it costs.
+      await root.put("/api/option/", { key: "ModelPrice", value: JSON.stringify({ [MODEL]: 0.001 }) });
       await root.post("/api/channel/", {
         type: 1,
         name: "fake",
