@@ -122,6 +122,20 @@ export async function renewLeases(db: Exec, holder: string, now: number): Promis
   return rows.map((row) => ({ side: Number(row.side), id: Number(row.account_id) }));
 }
 
+/**
+ * Gives back every lease whose holder starts with `prefix` (a dead process whose charges are written), in the
+ * caller's transaction.
+ */
+export async function dropLeasesOf(db: Exec, prefix: string): Promise<void> {
+  const rows = await db.k
+    .selectFrom("quota_leases")
+    .select(["side", "account_id", "amount"])
+    .where("holder", "like", `${prefix}%`)
+    .execute();
+  await db.k.deleteFrom("quota_leases").where("holder", "like", `${prefix}%`).execute();
+  for (const row of rows) await unlease(db, row.side as LeaseSide, Number(row.account_id), Number(row.amount));
+}
+
 /** Gives back the leases whose holders have not renewed them since `before` (they died); answers how many. */
 export async function reclaimLeases(db: Exec, before: number): Promise<number> {
   const stale = await db.k

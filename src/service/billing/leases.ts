@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type { Exec } from "../../db/exec";
 import {
   giveBackLease,
@@ -9,10 +9,12 @@ import {
   type LeaseSide,
 } from "../../db/queries/leases";
 import type { ChangeBus } from "../changes";
+import { randomAlphanumeric } from "../crypto";
 import type { Account } from "./accounts";
 import { InsufficientQuotaError } from "./insufficient";
 import type { Side } from "./remote-charges";
 import type { SerialQueue } from "./serial";
+import { thisWriter, writerLabel } from "./writer";
 
 /** How often leases are renewed and idle ones given back. */
 const LEASE_TICK_MS = 1_000;
@@ -26,6 +28,16 @@ const LEASE_SHARE = 4;
 /** After asking other instances for their spare lease, the waits before each new try (their answers take a few ms). */
 const WANTED_WAITS_MS = [20, 60, 150];
 
+/**
+ * What the leases of a process start with: the host and the process as its billing journals name it (`writerLabel`),
+ * so the recovery of a dead process's journal on this host also gives its leases back. No `%` or `_` in it: it is
+ * matched with LIKE.
+ */
+export const leaseHolder = (writer: string) =>
+  `${hostname()
+    .replace(/[^A-Za-z0-9.-]/g, "-")
+    .slice(0, 32)}/${writer}/`;
+
 const SIDES: Record<Side, LeaseSide> = { users: 0, tokens: 1 };
 
 /**
@@ -34,12 +46,13 @@ const SIDES: Record<Side, LeaseSide> = { users: 0, tokens: 1 };
  * with one conditional UPDATE (the database keeps, per account, the sum of every instance's leases next to the
  * balance, and grants only what no lease holds), so two instances can never hold the same money. Settled charges
  * leave the lease as the billing flush writes them; a lease idle for LEASE_IDLE_MS goes back; a dead instance's
- * goes back after LEASE_TTL_MS without renewal; an instance whose lease falls short while the rest of the balance is
+ * goes back once its journal is replayed, or after LEASE_TTL_MS without renewal; an instance whose lease falls short while the rest of the balance is
  * leased asks the others (through Redis) to give back what theirs do not hold for calls. Everything touching the database runs in the book's serial queue,
  * between flushes, so `Account.lease` always equals the holder's row.
  */
 export class BalanceLeases {
-  readonly holder = randomUUID();
+  /** This book's holder name (a process may run several books, each with its own leases). */
+  readonly holder = leaseHolder(writerLabel(thisWriter)) + randomAlphanumeric(8);
   private readonly timer: Timer;
   private readonly unsubscribe: () => void;
 
