@@ -45,7 +45,7 @@ export class ChangeBus {
   spentOutbox: ((users: number[], tokens: number[], seq: number) => void) | undefined;
   /** Tells other instances what this one settled in one turn, before it is written (set with `spentOutbox`). */
   settledOutbox: ((seq: number, users: Amounts, tokens: Amounts) => void) | undefined;
-  /** Asks other instances to give back what their leases on a balance do not hold for calls (set with `spentOutbox`). */
+  /** Asks other instances for what their leases on a balance do not hold for calls (set with `spentOutbox`). */
   leaseWantedOutbox: ((side: LeaseSide, id: number) => void) | undefined;
 
   on(topic: ChangeTopic, listener: Listener): () => void {

@@ -107,8 +107,8 @@ function unlease(db: Exec, side: LeaseSide, id: number, amount: number) {
 }
 
 /**
- * Marks `holder` alive and drops its used-up leases; answers the accounts it still holds leases on (a lease missing was reclaimed as a dead
- * holder's, see `reclaimLeases`, and is no longer the holder's to spend).
+ * Marks `holder` alive and drops its used-up leases; answers the accounts it still holds leases on (a lease
+ * missing was reclaimed as a dead holder's, see `reclaimLeases`, and is no longer the holder's to spend).
  */
 export async function renewLeases(db: Exec, holder: string, now: number): Promise<{ side: number; id: number }[]> {
   await db.k.updateTable("quota_leases").set({ renewed_at: now }).where("holder", "=", holder).execute();

@@ -46,9 +46,10 @@ const SIDES: Record<Side, LeaseSide> = { users: 0, tokens: 1 };
  * with one conditional UPDATE (the database keeps, per account, the sum of every instance's leases next to the
  * balance, and grants only what no lease holds), so two instances can never hold the same money. Settled charges
  * leave the lease as the billing flush writes them; a lease idle for LEASE_IDLE_MS goes back; a dead instance's
- * goes back once its journal is replayed, or after LEASE_TTL_MS without renewal; an instance whose lease falls short while the rest of the balance is
- * leased asks the others (through Redis) to give back what theirs do not hold for calls. Everything touching the database runs in the book's serial queue,
- * between flushes, so `Account.lease` always equals the holder's row.
+ * goes back once its journal is replayed, or after LEASE_TTL_MS without renewal; an instance whose lease falls
+ * short while the rest of the balance is leased asks the others (through Redis) to give back what theirs do not
+ * hold for calls. Everything touching the database runs in the book's serial queue, between flushes, so
+ * `Account.lease` always equals the holder's row.
  */
 export class BalanceLeases {
   /** This book's holder name (a process may run several books, each with its own leases). */
