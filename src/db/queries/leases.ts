@@ -43,58 +43,79 @@ export function takeLease(
   want: (unleased: number) => number,
   now: number,
 ): Promise<number> {
-  return inTransaction(db, async (tx) => {
-    const free = (await unleased(tx, side, id)) ?? 0;
-    if (free < need) return 0;
-    for (const amount of [Math.max(need, Math.min(free, want(free))), need]) {
-      const column = side === 0 ? sql.ref("quota") : sql.ref("remain_quota");
-      const taken = await tx.k
-        .updateTable(table(side))
-        .set((eb) => ({ leased_quota: eb("leased_quota", "+", amount) }))
-        .where("id", "=", id)
-        .where(sql<number>`${column} - leased_quota`, ">=", amount)
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 0) continue;
-      await addToLeaseRow(tx, holder, side, id, amount, now);
-      return amount;
-    }
-    return 0;
-  });
+  return retryingDeadlocks(() =>
+    inTransaction(db, async (tx) => {
+      const free = (await unleased(tx, side, id)) ?? 0;
+      if (free < need) return 0;
+      for (const amount of [Math.max(need, Math.min(free, want(free))), need]) {
+        const column = side === 0 ? sql.ref("quota") : sql.ref("remain_quota");
+        const taken = await tx.k
+          .updateTable(table(side))
+          .set((eb) => ({ leased_quota: eb("leased_quota", "+", amount) }))
+          .where("id", "=", id)
+          .where(sql<number>`${column} - leased_quota`, ">=", amount)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) === 0) continue;
+        await addToLeaseRow(tx, holder, side, id, amount, now);
+        return amount;
+      }
+      return 0;
+    }),
+  );
 }
 
+/** Adds to the holder's lease row, creating it (one upsert: no gap lock on MySQL for a row not there yet). */
 async function addToLeaseRow(db: Exec, holder: string, side: LeaseSide, id: number, amount: number, now: number) {
-  const updated = await db.k
-    .updateTable("quota_leases")
-    .set((eb) => ({ amount: eb("amount", "+", amount), renewed_at: now }))
-    .where(theLease(holder, side, id))
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) > 0) return;
-  await db.k.insertInto("quota_leases").values({ holder, side, account_id: id, amount, renewed_at: now }).execute();
+  const insert = db.k.insertInto("quota_leases").values({ holder, side, account_id: id, amount, renewed_at: now });
+  const add = (eb: ExpressionBuilder<Tables, "quota_leases">) => ({
+    amount: eb(eb.ref("quota_leases.amount"), "+", amount),
+    renewed_at: now,
+  });
+  await (db.dialect === "mysql"
+    ? insert.onDuplicateKeyUpdate(add)
+    : insert.onConflict((oc) => oc.columns(["holder", "side", "account_id"]).doUpdateSet(add))
+  ).execute();
+}
+
+const DEADLOCK = /deadlock|try restarting transaction|could not serialize/i;
+
+/** Runs a lease transaction again when the database chose it as a deadlock's victim (it was rolled back whole). */
+async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (attempt === 4 || !(error instanceof Error) || !DEADLOCK.test(error.message)) throw error;
+      await Bun.sleep(attempt * 5);
+    }
+  }
 }
 
 /** Gives `amount` of `holder`'s lease on an account back (the row goes with the last of it). */
 export function giveBackLease(db: Exec, holder: string, side: LeaseSide, id: number, amount: number): Promise<void> {
-  return inTransaction(db, async (tx) => {
-    const held = await tx.k
-      .selectFrom("quota_leases")
-      .select("amount")
-      .where(theLease(holder, side, id))
-      .executeTakeFirst();
-    if (!held) return;
-    const part = Math.min(amount, Number(held.amount));
-    if (part === Number(held.amount))
-      await tx.k
-        .deleteFrom("quota_leases")
+  return retryingDeadlocks(() =>
+    inTransaction(db, async (tx) => {
+      const held = await tx.k
+        .selectFrom("quota_leases")
+        .select("amount")
         .where(theLease(holder, side, id))
-        .execute();
-    else
-      await tx.k
-        .updateTable("quota_leases")
-        .set((eb) => ({ amount: eb("amount", "-", part) }))
-        .where(theLease(holder, side, id))
-        .execute();
-    await unlease(tx, side, id, part);
-  });
+        .executeTakeFirst();
+      if (!held) return;
+      const part = Math.min(amount, Number(held.amount));
+      if (part === Number(held.amount))
+        await tx.k
+          .deleteFrom("quota_leases")
+          .where(theLease(holder, side, id))
+          .execute();
+      else
+        await tx.k
+          .updateTable("quota_leases")
+          .set((eb) => ({ amount: eb("amount", "-", part) }))
+          .where(theLease(holder, side, id))
+          .execute();
+      await unlease(tx, side, id, part);
+    }),
+  );
 }
 
 /** Takes `amount` off an account's sum of leases. */
@@ -145,16 +166,18 @@ export async function reclaimLeases(db: Exec, before: number): Promise<number> {
     .execute();
   let reclaimed = 0;
   for (const lease of stale) {
-    reclaimed += await inTransaction(db, async (tx) => {
-      const gone = await tx.k
-        .deleteFrom("quota_leases")
-        .where(theLease(lease.holder, lease.side, lease.account_id))
-        .where("renewed_at", "<", before)
-        .executeTakeFirst();
-      if (Number(gone.numDeletedRows) === 0) return 0;
-      await unlease(tx, lease.side as LeaseSide, Number(lease.account_id), Number(lease.amount));
-      return 1;
-    });
+    reclaimed += await retryingDeadlocks(() =>
+      inTransaction(db, async (tx) => {
+        const gone = await tx.k
+          .deleteFrom("quota_leases")
+          .where(theLease(lease.holder, lease.side, lease.account_id))
+          .where("renewed_at", "<", before)
+          .executeTakeFirst();
+        if (Number(gone.numDeletedRows) === 0) return 0;
+        await unlease(tx, lease.side as LeaseSide, Number(lease.account_id), Number(lease.amount));
+        return 1;
+      }),
+    );
   }
   return reclaimed;
 }
