@@ -5,8 +5,11 @@ import { newToken, newUser } from "../support/balance-rows";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../support/databases";
 import { openTestContext } from "../support/server";
 
-/** Later than any lease's idle time, so tending gives idle leases back. */
-const idle = () => Date.now() + 5_000;
+/** Tends a book's leases now (it notes which were used since), then as if their idle time had passed. */
+async function tendIdle(ctx: ServiceContext): Promise<void> {
+  await ctx.relay.book.tendLeases();
+  await ctx.relay.book.tendLeases(Date.now() + 5_000);
+}
 
 describe.each(DIALECTS)("balance leases of two instances on one %s database, without Redis", (dialect) => {
   let database: TestDatabase;
@@ -51,7 +54,7 @@ describe.each(DIALECTS)("balance leases of two instances on one %s database, wit
     expect(await stored(userId)).toMatchObject({ quota: 1_000, leased: 1_000 });
 
     a.relay.book.release(first);
-    await a.relay.book.tendLeases(idle());
+    await tendIdle(a);
     expect(await stored(userId)).toEqual({ quota: 1_000, leased: 400, leases: [400] });
     b.relay.book.release(await b.relay.book.reserve(userId, null, 600));
     b.relay.book.release(second);
@@ -63,7 +66,7 @@ describe.each(DIALECTS)("balance leases of two instances on one %s database, wit
     const held = await a.relay.book.reserve(userId, token, 700);
     await expect(b.relay.book.reserve(userId, token, 700)).rejects.toThrow(/token quota is not enough/);
     a.relay.book.release(held);
-    await a.relay.book.tendLeases(idle());
+    await tendIdle(a);
     b.relay.book.release(await b.relay.book.reserve(userId, token, 700));
   });
 
@@ -86,14 +89,15 @@ describe.each(DIALECTS)("balance leases of two instances on one %s database, wit
 
   test("a lease whose holder stopped renewing it (a dead instance) goes back after LEASE_TTL_MS", async () => {
     const userId = await newUser(a, 1_000);
-    const long = Date.now() - LEASE_TTL_MS - 1_000;
     await a.db.k
       .insertInto("quota_leases")
-      .values({ holder: "dead", side: 0, account_id: userId, amount: 900, renewed_at: long })
+      .values({ holder: "dead", side: 0, account_id: userId, amount: 900, renewed_at: Date.now() })
       .execute();
     await a.db.k.updateTable("users").set({ leased_quota: 900 }).where("id", "=", userId).execute();
     await expect(b.relay.book.reserve(userId, null, 200)).rejects.toThrow(/user quota is not enough/);
-    await a.relay.book.tendLeases();
+    await a.relay.book.tendLeases(Date.now() + LEASE_TTL_MS / 2);
+    await expect(b.relay.book.reserve(userId, null, 200)).rejects.toThrow(/user quota is not enough/);
+    await a.relay.book.tendLeases(Date.now() + LEASE_TTL_MS + 1_000);
     expect(await stored(userId)).toMatchObject({ quota: 1_000, leased: 0 });
     b.relay.book.release(await b.relay.book.reserve(userId, null, 200));
   });

@@ -169,12 +169,11 @@ export class BalanceBook {
     if (limited && BalanceLeases.spare(limited) < amount) {
       throw new InsufficientQuotaError("token", BalanceLeases.spare(limited), amount);
     }
-    const now = Date.now();
     user.reserved += amount;
-    user.lastHeld = now;
+    user.holds++;
     if (limited) {
       limited.reserved += amount;
-      limited.lastHeld = now;
+      limited.holds++;
     }
     this.open++;
     return { userId, tokenId: token?.id ?? 0, tokenUnlimited: token?.unlimited ?? true, amount, closed: false };

@@ -18,7 +18,7 @@ import { thisWriter, writerLabel } from "./writer";
 
 /** How often leases are renewed and idle ones given back. */
 const LEASE_TICK_MS = 1_000;
-/** A lease with no call in flight and nothing unwritten for this long goes back to the database. */
+/** A lease no call has held from, with nothing in flight or unwritten, for this long goes back to the database. */
 const LEASE_IDLE_MS = 2_000;
 /** A lease its holder has not renewed for this long is a dead holder's: any instance gives it back. */
 export const LEASE_TTL_MS = 30_000;
@@ -94,7 +94,9 @@ export class BalanceLeases {
       const need = amount - BalanceLeases.spare(account);
       if (need <= 0) return true;
       const want = (unleased: number) => Math.ceil(unleased / LEASE_SHARE);
-      account.lease += await takeLease(this.db, this.holder, SIDES[side], id, need, want, Date.now());
+      const now = Date.now();
+      account.lease += await takeLease(this.db, this.holder, SIDES[side], id, need, want, now);
+      account.quietSince = now;
       return BalanceLeases.spare(account) >= amount;
     });
   }
@@ -133,7 +135,10 @@ export class BalanceLeases {
         for (const [id, account] of this.accounts[side]) {
           if (account.lease === 0) continue;
           if (!held.has(`${SIDES[side]}:${id}`)) account.lease = 0;
-          else if (account.reserved === 0 && account.pending === 0 && now - account.lastHeld >= LEASE_IDLE_MS) {
+          else if (account.holds !== account.seenHolds) {
+            account.seenHolds = account.holds;
+            account.quietSince = now;
+          } else if (account.reserved === 0 && account.pending === 0 && now - account.quietSince >= LEASE_IDLE_MS) {
             await this.giveBack(side, id, account, account.lease);
           }
         }
