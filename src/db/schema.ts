@@ -17,6 +17,8 @@ export interface UsersTable {
   linux_do_id: Generated<string>;
   access_token_hash: string | null;
   quota: Generated<number>;
+  /** The part of `quota` running instances have leased (src/service/billing/leases.ts). */
+  leased_quota: Generated<number>;
   used_quota: Generated<number>;
   request_count: Generated<number>;
   group: Generated<string>;
@@ -132,6 +134,8 @@ export interface TokensTable {
   accessed_time: Generated<number>;
   expired_time: Generated<number>;
   remain_quota: Generated<number>;
+  /** The part of `remain_quota` running instances have leased. */
+  leased_quota: Generated<number>;
   unlimited_quota: Generated<number>;
   model_limits_enabled: Generated<number>;
   model_limits: Generated<string>;
@@ -232,6 +236,16 @@ export interface TasksTable {
   data: Generated<string>;
 }
 
+/** One instance's lease on a balance: `side` 0 is a user's quota, 1 a limited token's remain. */
+export interface QuotaLeasesTable {
+  holder: string;
+  side: number;
+  account_id: number;
+  amount: number;
+  /** Unix milliseconds of the holder's last renewal. */
+  renewed_at: number;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -247,6 +261,7 @@ export interface Tables {
   quota_data: QuotaDataTable;
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
+  quota_leases: QuotaLeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

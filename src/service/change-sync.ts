@@ -1,7 +1,7 @@
 import { RedisClient } from "bun";
 import type { Exec } from "../db/exec";
 import { readChangeStamps, writeChangeStamp } from "../db/queries/change-stamps";
-import { CHANGE_TOPICS, type Amounts, type ChangeBus, type ChangeTopic } from "./changes";
+import { CHANGE_TOPICS, type Amounts, type ChangeBus, type ChangeTopic, type LeaseSide } from "./changes";
 import { randomAlphanumeric } from "./crypto";
 
 export interface ChangeSync {
@@ -67,7 +67,8 @@ const CHANNEL = "tollgate:changes";
 type Message =
   | { origin: string; topic: ChangeTopic; id?: number }
   | { origin: string; topic: "spent"; users?: number[]; tokens?: number[]; seq?: number }
-  | { origin: string; topic: "settled"; seq: number; users: [number, number][]; tokens: [number, number][] };
+  | { origin: string; topic: "settled"; seq: number; users: [number, number][]; tokens: [number, number][] }
+  | { origin: string; topic: "lease-wanted"; side: LeaseSide; id: number };
 
 /** The (id, amount) pairs of a message as a map; malformed pairs and amounts that are not positive are left out. */
 function amounts(pairs: unknown): Amounts {
@@ -83,7 +84,8 @@ function amounts(pairs: unknown): Amounts {
 /**
  * With Redis: changes are published at once and every other process delivers them, with the row id; so are
  * the charges each process settles (at the end of each turn) and the balances each flush of the balance book
- * wrote, so instances sharing users never spend against a stale balance nor another instance's unwritten charges.
+ * wrote, so instances sharing users never spend against a stale balance nor another instance's unwritten charges;
+ * and an instance whose lease on a balance falls short asks the others for the spare of theirs.
  */
 export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: string): Promise<ChangeSync> {
   const origin = randomAlphanumeric(16);
@@ -101,6 +103,9 @@ export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: s
         if (typeof message.seq === "number" && message.seq > 0) bus.deliverWritten(message.origin, message.seq);
         for (const id of message.users ?? []) bus.deliver("users", id);
         for (const id of message.tokens ?? []) bus.deliver("tokens", id);
+      } else if (message.topic === "lease-wanted") {
+        if ((message.side === "users" || message.side === "tokens") && Number.isSafeInteger(message.id))
+          bus.deliverLeaseWanted(message.side, message.id);
       } else if (CHANGE_TOPICS.includes(message.topic)) bus.deliver(message.topic, message.id);
     } catch {}
   });
@@ -110,11 +115,13 @@ export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: s
   bus.settledOutbox = (seq, users, tokens) =>
     publish({ origin, topic: "settled", seq, users: [...users], tokens: [...tokens] });
   bus.spentOutbox = (users, tokens, seq) => publish({ origin, topic: "spent", users, tokens, seq });
+  bus.leaseWantedOutbox = (side, id) => publish({ origin, topic: "lease-wanted", side, id });
   return {
     async close() {
       bus.outbox = undefined;
       bus.settledOutbox = undefined;
       bus.spentOutbox = undefined;
+      bus.leaseWantedOutbox = undefined;
       await sending.settled();
       subscriber.close();
       publisher.close();

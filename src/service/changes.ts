@@ -15,6 +15,9 @@ export interface RemoteSpending {
   written(origin: string, seq: number): void;
 }
 
+/** Which balance a lease is on: a user's quota or a limited token's remain. */
+export type LeaseSide = "users" | "tokens";
+
 /** The charges this process settled in the current turn of the event loop, not yet told to other instances. */
 interface SettledBatch {
   seq: number;
@@ -30,6 +33,7 @@ interface SettledBatch {
 export class ChangeBus {
   private readonly listeners = new Map<ChangeTopic, Set<Listener>>();
   private readonly spending = new Set<RemoteSpending>();
+  private readonly leaseWanted = new Set<(side: LeaseSide, id: number) => void>();
   private settledBatch: SettledBatch | null = null;
   private settledSeq = 0;
   outbox: ((topic: ChangeTopic, id?: number) => void) | undefined;
@@ -41,6 +45,8 @@ export class ChangeBus {
   spentOutbox: ((users: number[], tokens: number[], seq: number) => void) | undefined;
   /** Tells other instances what this one settled in one turn, before it is written (set with `spentOutbox`). */
   settledOutbox: ((seq: number, users: Amounts, tokens: Amounts) => void) | undefined;
+  /** Asks other instances for what their leases on a balance do not hold for calls (set with `spentOutbox`). */
+  leaseWantedOutbox: ((side: LeaseSide, id: number) => void) | undefined;
 
   on(topic: ChangeTopic, listener: Listener): () => void {
     let set = this.listeners.get(topic);
@@ -52,6 +58,22 @@ export class ChangeBus {
   onRemoteSpending(listener: RemoteSpending): () => void {
     this.spending.add(listener);
     return () => this.spending.delete(listener);
+  }
+
+  onLeaseWanted(listener: (side: LeaseSide, id: number) => void): () => void {
+    this.leaseWanted.add(listener);
+    return () => this.leaseWanted.delete(listener);
+  }
+
+  /** Asks other instances for their spare lease on a balance; answers whether anyone could hear it. */
+  announceLeaseWanted(side: LeaseSide, id: number): boolean {
+    this.leaseWantedOutbox?.(side, id);
+    return this.leaseWantedOutbox !== undefined;
+  }
+
+  /** Another instance wants the spare of this one's lease on a balance. */
+  deliverLeaseWanted(side: LeaseSide, id: number): void {
+    for (const listener of this.leaseWanted) listener(side, id);
   }
 
   /** `id` names the one changed row when there is one; without it, everything of the topic may have changed. */

@@ -15,6 +15,7 @@ const TABLES = [
   "midjourneys",
   "options",
   "quota_data",
+  "quota_leases",
   "redemptions",
   "sessions",
   "setups",

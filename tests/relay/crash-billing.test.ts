@@ -41,17 +41,21 @@ function stored(dbPath: string) {
     request_id: string;
     quota: number;
   }[];
-  const root = db.query("SELECT quota, used_quota, request_count FROM users WHERE username = 'root'").get() as {
+  const root = db
+    .query("SELECT quota, used_quota, request_count, leased_quota FROM users WHERE username = 'root'")
+    .get() as {
     quota: number;
     used_quota: number;
     request_count: number;
+    leased_quota: number;
   };
+  const leases = (db.query("SELECT COUNT(*) AS n FROM quota_leases").get() as { n: number }).n;
   db.close();
-  return { logs, root };
+  return { logs, root, leases };
 }
 
 describe("a crashed writer's journal is billed", () => {
-  test("after a kill -9 under load, its pid still taken by an unreaped zombie, the next start bills every call whose client got a complete answer", async () => {
+  test("after a kill -9 under load, its pid still taken by an unreaped zombie, the next start bills every call whose client got a complete answer and frees its leases", async () => {
     // Nothing is flushed by the timer: every charge of the load is in the journal only.
     const first = await f.start({ BILLING_FLUSH_MS: "600000" }, true);
     const { key } = await relayThrough(first.url, f.fake.url, 0);
@@ -65,13 +69,16 @@ describe("a crashed writer's journal is billed", () => {
 
     await f.start();
     expect(processState(first.pid)).toBe("Z");
-    const { logs, root } = stored(f.dbPath);
+    const { logs, root, leases } = stored(f.dbPath);
     const billed = new Set(logs.map((log) => log.request_id));
     expect(confirmed.filter((id) => !billed.has(id))).toEqual([]);
     const sum = logs.reduce((total, log) => total + log.quota, 0);
     expect(root.request_count).toBe(logs.length);
     expect(root.used_quota).toBe(sum);
     expect(before.quota - root.quota).toBe(sum);
+    // With its journal written, what the dead process had leased is free again at once.
+    expect(root.leased_quota).toBe(0);
+    expect(leases).toBe(0);
     expect(readdirSync(join(f.dir, "billing-journal")).filter((name) => name.includes(".jnl"))).toEqual([]);
   }, 60_000);
 });

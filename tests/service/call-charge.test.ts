@@ -234,7 +234,8 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
 
   test("a long prompt is held at the floor while it is counted, then at its count", async () => {
     const caller = await newCaller(ctx, 10_000_000);
-    await available(caller.user.id);
+    // Loaded and leased first, so the hold at the floor happens at once.
+    ctx.relay.book.release(await ctx.relay.book.reserve(caller.user.id, null, 1));
     const body = { messages: [{ role: "user", content: longPrompt(40_000) }] };
     const opening = CallCharge.open(callOf(ctx, caller, "tok-model", body), "default");
     await new Promise((resolve) => setImmediate(resolve));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChangeBus, type Amounts } from "../../src/service/changes";
 import type { ServiceContext } from "../../src/service/context";
 import { createTestDatabase, DIALECTS, TEST_REDIS_URL, type TestDatabase } from "../support/databases";
+import { newToken, newUser } from "../support/balance-rows";
 import { openTestContext } from "../support/server";
 
 async function within(ms: number, check: () => Promise<boolean> | boolean): Promise<void> {
@@ -11,51 +12,6 @@ async function within(ms: number, check: () => Promise<boolean> | boolean): Prom
     await Bun.sleep(20);
   }
   throw new Error(`not seen within ${ms} ms`);
-}
-
-let names = 0;
-async function newUser(ctx: ServiceContext, quota: number): Promise<number> {
-  const username = `shared-${++names}`;
-  await ctx.db.k
-    .insertInto("users")
-    .values({
-      username,
-      password: "x",
-      aff_code: `a-${username}`,
-      created_at: 1,
-      email: null,
-      access_token_hash: null,
-      deleted_at: null,
-      quota,
-    })
-    .execute();
-  return (await ctx.db.k.selectFrom("users").select("id").where("username", "=", username).executeTakeFirstOrThrow())
-    .id;
-}
-
-async function newToken(
-  ctx: ServiceContext,
-  userId: number,
-  remain: number,
-): Promise<{ id: number; unlimited: boolean }> {
-  const hash = `h-${++names}`;
-  await ctx.db.k
-    .insertInto("tokens")
-    .values({
-      user_id: userId,
-      key_hash: hash,
-      key_sealed: "",
-      key_masked: "",
-      name: "t",
-      created_time: 1,
-      remain_quota: remain,
-      deleted_at: null,
-    })
-    .execute();
-  return {
-    id: (await ctx.db.k.selectFrom("tokens").select("id").where("key_hash", "=", hash).executeTakeFirstOrThrow()).id,
-    unlimited: false,
-  };
 }
 
 const storedQuota = async (ctx: ServiceContext, userId: number) =>

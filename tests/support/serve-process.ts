@@ -24,13 +24,14 @@ export interface ServeProcess {
  * A real `serve` process (from source) on SQLite file `dbPath`, started in `dir` with `env` added; `unreaped`
  * starts it under a parent that never reaps it, so once killed its pid stays taken by a zombie. Ports are below
  * Linux's ephemeral range (so no client socket holds one); a server that exits at start (its port taken by
- * another test's server) is started again on another.
+ * another test's server) is started again on another. `waitMs` is how long a start may take to answer.
  */
 export async function startServeProcess(
   dir: string,
   dbPath: string,
   env: Record<string, string> = {},
   unreaped = false,
+  waitMs = 5_000,
 ): Promise<ServeProcess> {
   for (let attempt = 1; ; attempt++) {
     const port = 20000 + Math.floor(Math.random() * 12000);
@@ -49,7 +50,7 @@ export async function startServeProcess(
       : { parent: spawn({ cmd, cwd: dir, env: fullEnv, stdout: "ignore", stderr: "inherit" }), pid: 0 };
     const started = { url, process: server.parent, pid: server.pid || server.parent.pid };
     const exited = () => (unreaped ? (processState(started.pid) ?? "Z") === "Z" : started.process.exitCode !== null);
-    for (let i = 0; i < 200 && !exited(); i++) {
+    for (let i = 0; i < waitMs / 25 && !exited(); i++) {
       try {
         if ((await fetch(`${url}/api/status`)).ok) return started;
       } catch {}

@@ -77,4 +77,13 @@ export const SQLITE_RELEASED: readonly (readonly [name: string, statements: read
       'create unique index "idx_users_username_key" on "users" ("username_key")',
     ],
   ],
+  [
+    "008-quota-leases",
+    [
+      'alter table "users" add column "leased_quota" bigint default 0 not null',
+      'alter table "tokens" add column "leased_quota" bigint default 0 not null',
+      'create table "quota_leases" ("holder" varchar(64) not null, "side" integer not null, "account_id" bigint not null, "amount" bigint not null, "renewed_at" bigint not null, constraint "pk_quota_leases" primary key ("holder", "side", "account_id"))',
+      'create index "idx_quota_leases_renewed" on "quota_leases" ("renewed_at")',
+    ],
+  ],
 ];

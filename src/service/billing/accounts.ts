@@ -17,6 +17,13 @@ export class Account {
   remote = 0;
   /** What `remote` sums, oldest first. */
   remoteCharges: RemoteCharge[] = [];
+  /** This instance's lease on the balance (see BalanceLeases): what it may hold without asking the database. */
+  lease = 0;
+  /** Calls that held money from the account so far (a count, not a clock: the hot path reads no time). */
+  holds = 0;
+  /** `holds` as the lease's last tick saw it, and since when it has not moved (an idle lease goes back). */
+  seenHolds = 0;
+  quietSince = 0;
   /** Set when the stored value changed behind our back (an admin edit, a top-up); reloaded before use. */
   stale = false;
   /** Counts the times the account was marked stale, so a reload that a change overtook leaves it stale. */

@@ -1,23 +1,15 @@
 import { inTransaction, type Exec } from "../../db/exec";
-import { readTokenRemain, readUserQuota, writeChargeTotals } from "../../db/queries/charges";
+import { readTokenRemain, readUserQuota, writeChargeTotals, type ChargeTotals } from "../../db/queries/charges";
 import type { NewLogRow } from "../../db/schema";
 import type { ChangeBus } from "../changes";
 import type { Account } from "./accounts";
 import { totalCharges, type Charge } from "./charges";
 import type { JournalPlace } from "./journal";
+import { InsufficientQuotaError } from "./insufficient";
 import { JournalSet } from "./journal-set";
+import { BalanceLeases } from "./leases";
 import { RemoteCharges, type Side } from "./remote-charges";
 import { SerialQueue } from "./serial";
-
-export class InsufficientQuotaError extends Error {
-  constructor(
-    readonly who: "user" | "token",
-    readonly available: number,
-    readonly needed: number,
-  ) {
-    super(`${who} quota is not enough: ${available} available, ${needed} needed`);
-  }
-}
 
 export interface Reservation {
   readonly userId: number;
@@ -34,7 +26,9 @@ export interface Reservation {
  * from the database is never counted twice. With a journal place, each settled charge is also appended to a
  * journal file at once (JournalSet), so a process that dies between flushes loses nothing: the next start replays
  * it. Where instances share balances (through Redis), each also counts the charges the others have settled and not
- * yet written (RemoteCharges), from when they announce them until the database has them.
+ * yet written (RemoteCharges), from when they announce them until the database has them. What makes a balance spent
+ * once across instances is the lease (BalanceLeases): a reservation must also fit in this instance's lease, which
+ * the database grants atomically.
  */
 export class BalanceBook {
   private readonly users = new Map<number, Account>();
@@ -46,6 +40,7 @@ export class BalanceBook {
   /** With a journal place: the journals settled charges are written to until the database has them. */
   private readonly journals?: JournalSet;
   private readonly remote = new RemoteCharges({ users: this.users, tokens: this.tokens });
+  private readonly leases: BalanceLeases;
   /** Reservations neither settled nor released: the billable calls in flight. */
   private open = 0;
   private noneOpen?: () => void;
@@ -59,6 +54,7 @@ export class BalanceBook {
     this.timer = setInterval(() => void this.flush().catch(() => {}), flushMs);
     this.timer.unref();
     if (journalPlace) this.journals = new JournalSet(db, this.serial, changes, journalPlace);
+    this.leases = new BalanceLeases(db, this.serial, changes, { users: this.users, tokens: this.tokens });
     this.unsubscribe = [
       changes.on("users", (id) => this.markStale(this.users, id)),
       changes.on("tokens", (id) => this.markStale(this.tokens, id)),
@@ -116,21 +112,29 @@ export class BalanceBook {
 
   /**
    * Holds `amount` from the user and, for a limited token, from the token; refuses when either cannot
-   * cover it. Atomic: the check and the hold happen with no await between them.
+   * cover it. Atomic: the check and the hold happen with no await between them. Where this instance's lease is
+   * short, it takes more first (then checks again: calls that ran meanwhile may have held it).
    */
   async reserve(
     userId: number,
     token: { id: number; unlimited: boolean } | null,
     amount: number,
   ): Promise<Reservation> {
-    const user = await this.account("users", userId);
-    const limited = token && !token.unlimited ? await this.account("tokens", token.id) : null;
-    return this.hold(userId, user, token, limited, amount);
+    for (let attempt = 1; ; attempt++) {
+      const user = await this.account("users", userId);
+      const limited = token && !token.unlimited ? await this.account("tokens", token.id) : null;
+      const fits = (account: Account | null) => !account || BalanceLeases.spare(account) >= amount;
+      if ((fits(user) && fits(limited)) || attempt === 3) return this.hold(userId, user, token, limited, amount);
+      this.checkBalances(user, limited, amount);
+      if (!fits(user)) await this.leases.extend("users", userId, user, amount);
+      if (!fits(limited)) await this.leases.extend("tokens", token!.id, limited!, amount);
+    }
   }
 
   /**
-   * `reserve` without waiting: the reservation when both accounts are held and usable, undefined when one must
-   * be loaded first (then `reserve`). Throws InsufficientQuotaError as `reserve` does.
+   * `reserve` without waiting: the reservation when both accounts are held and usable and their leases cover it,
+   * undefined when one must be loaded or leased first (then `reserve`). Throws InsufficientQuotaError as `reserve`
+   * does when the lease covers the call but the balance does not.
    */
   reserveAtOnce(
     userId: number,
@@ -140,7 +144,17 @@ export class BalanceBook {
     const user = this.held("users", userId);
     const limited = token && !token.unlimited ? this.held("tokens", token.id) : null;
     if (!user || limited === undefined) return undefined;
+    if (BalanceLeases.spare(user) < amount || (limited && BalanceLeases.spare(limited) < amount)) return undefined;
     return this.hold(userId, user, token, limited, amount);
+  }
+
+  /** Refuses when the user's balance or the limited token's remain, as this instance sees it, cannot cover `amount`. */
+  private checkBalances(user: Account, limited: Account | null, amount: number): void {
+    if (user.available < amount || user.available <= 0)
+      throw new InsufficientQuotaError("user", user.available, amount);
+    if (limited && (limited.available < amount || limited.available <= 0)) {
+      throw new InsufficientQuotaError("token", limited.available, amount);
+    }
   }
 
   private hold(
@@ -150,13 +164,17 @@ export class BalanceBook {
     limited: Account | null,
     amount: number,
   ): Reservation {
-    if (user.available < amount || user.available <= 0)
-      throw new InsufficientQuotaError("user", user.available, amount);
-    if (limited && (limited.available < amount || limited.available <= 0)) {
-      throw new InsufficientQuotaError("token", limited.available, amount);
+    this.checkBalances(user, limited, amount);
+    if (BalanceLeases.spare(user) < amount) throw new InsufficientQuotaError("user", BalanceLeases.spare(user), amount);
+    if (limited && BalanceLeases.spare(limited) < amount) {
+      throw new InsufficientQuotaError("token", BalanceLeases.spare(limited), amount);
     }
     user.reserved += amount;
-    if (limited) limited.reserved += amount;
+    user.holds++;
+    if (limited) {
+      limited.reserved += amount;
+      limited.holds++;
+    }
     this.open++;
     return { userId, tokenId: token?.id ?? 0, tokenUnlimited: token?.unlimited ?? true, amount, closed: false };
   }
@@ -246,16 +264,19 @@ export class BalanceBook {
       this.queue = [];
       const marks = this.journals?.marks();
       const totals = totalCharges(batch);
+      let spent: () => void;
       try {
-        await inTransaction(this.db, async (tx) => {
+        spent = await inTransaction(this.db, async (tx) => {
           await writeChargeTotals(tx, totals);
           if (marks) await this.journals!.recordMarks(tx, marks);
+          return this.leases.spend(tx, debits(totals));
         });
       } catch (error) {
         this.queue = batch.concat(this.queue);
         console.error("[billing] flush failed, will retry:", error instanceof Error ? error.message : error);
         throw error;
       }
+      spent();
       for (const [id, d] of totals.users) this.moveToCommitted(this.users.get(id), d.quota);
       for (const [id, d] of totals.tokens) this.moveToCommitted(this.tokens.get(id), d.remain);
       this.changes.announceSpent([...totals.users.keys()], [...totals.tokens.keys()], settledUpTo);
@@ -277,7 +298,12 @@ export class BalanceBook {
     account.pending -= delta;
   }
 
-  /** Stops the timer and writes everything still queued. */
+  /** Renews this instance's leases and gives idle ones back now (else once a second). */
+  tendLeases(now?: number): Promise<void> {
+    return this.leases.tick(now);
+  }
+
+  /** Stops the timer, writes everything still queued and gives the leases back. */
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.journals?.stopRecovering();
@@ -285,6 +311,17 @@ export class BalanceBook {
     for (let attempt = 0; attempt < 5 && this.queue.length > 0; attempt++) {
       await this.flush().catch(() => Bun.sleep(100));
     }
+    // Leases under charges not written stay, for the next start or another instance to reclaim with the journal.
+    await this.leases.close(this.queue.length === 0).catch(() => {});
     await this.journals?.close(this.queue.length === 0);
   }
+}
+
+/** The amounts a batch debits from users' balances and limited tokens' remains, as positive numbers. */
+function debits(totals: ChargeTotals): Record<Side, Map<number, number>> {
+  const users = new Map<number, number>();
+  const tokens = new Map<number, number>();
+  for (const [id, d] of totals.users) if (d.quota < 0) users.set(id, -d.quota);
+  for (const [id, d] of totals.tokens) if (d.remain < 0) tokens.set(id, -d.remain);
+  return { users, tokens };
 }

@@ -175,6 +175,8 @@ export const journalKey = (name: string) => `billing_journal:${name}`;
 
 export interface OrphanJournal {
   name: string;
+  /** The process that wrote it, as `writerLabel` spells it. */
+  writer: string;
   /** Bytes in the file: once its charges are written, the offset to record, so a replay of it adds nothing. */
   size: number;
   /** The charges after `offset`, in the order they were settled (a torn last line is left out). */
@@ -229,6 +231,7 @@ export function orphanJournals(dir: string, databaseId: string): OrphanJournal[]
     }
     orphans.push({
       name,
+      writer: match[1]!,
       size: bytes.length,
       charges(offset) {
         const lines = bytes

@@ -1,9 +1,11 @@
 import { inTransaction, type Exec } from "../../db/exec";
 import { writeChargeTotals } from "../../db/queries/charges";
 import { readOne, removeKey, upsert } from "../../db/queries/key-value";
+import { dropLeasesOf } from "../../db/queries/leases";
 import type { ChangeBus } from "../changes";
 import { totalCharges } from "./charges";
 import { ensureJournalDir, journalKey, orphanJournals, type JournalPlace } from "./journal";
+import { leaseHolder } from "./leases";
 import type { SerialQueue } from "./serial";
 
 /**
@@ -29,6 +31,8 @@ export async function recoverJournals(
         await inTransaction(db, async (tx) => {
           await writeChargeTotals(tx, totals);
           await upsert(tx, "internals", key, String(orphan.size));
+          // Its charges are in the balances now, so what it had leased is free again (without waiting LEASE_TTL_MS).
+          await dropLeasesOf(tx, leaseHolder(orphan.writer));
         });
         // Balances held here (and in other instances) reload before they are spent against again.
         for (const id of totals.users.keys()) changes.emit("users", id);
