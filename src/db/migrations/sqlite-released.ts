@@ -77,4 +77,13 @@ export const SQLITE_RELEASED: readonly (readonly [name: string, statements: read
       'create unique index "idx_users_username_key" on "users" ("username_key")',
     ],
   ],
+  [
+    "007-oauth-bindings",
+    [
+      'alter table "users" add column "oidc_id" varchar(255) default \'\' not null',
+      'create index "idx_users_oidc_id" on "users" ("oidc_id")',
+      'create table "one_time_keys" ("key" varchar(128) primary key, "value" text not null, "expires_at" bigint not null)',
+      'create index "idx_one_time_keys_expires" on "one_time_keys" ("expires_at")',
+    ],
+  ],
 ];
