@@ -27,7 +27,7 @@ export const github: CodeFlow = {
       },
     );
     if (typeof token.access_token !== "string" || !token.access_token) {
-      refuse("GitHub did not accept the sign-in code: it is wrong, used or expired");
+      refuse("GitHub did not accept the sign-in: the code is wrong, used or expired, or the client secret is wrong");
     }
     const user = await fetchProviderJson(ctx, "GitHub", `${ctx.options.raw("GitHubApiBaseUrl")}/user`, {
       headers: { authorization: `Bearer ${token.access_token}`, accept: "application/vnd.github+json" },

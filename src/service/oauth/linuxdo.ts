@@ -27,7 +27,7 @@ export const linuxdo: CodeFlow = {
       body: formBody({ grant_type: "authorization_code", code, redirect_uri: redirectUri }),
     });
     if (typeof token.access_token !== "string" || !token.access_token) {
-      refuse("LinuxDO did not accept the sign-in code: it is wrong, used or expired");
+      refuse("LinuxDO did not accept the sign-in: the code is wrong, used or expired");
     }
     const user = await fetchProviderJson(ctx, "LinuxDO", ctx.options.raw("LinuxDOUserEndpoint"), {
       headers: { authorization: `Bearer ${token.access_token}`, accept: "application/json" },

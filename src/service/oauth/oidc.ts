@@ -66,7 +66,7 @@ export const oidc: CodeFlow = {
       }),
     });
     if (typeof token.id_token !== "string") {
-      refuse("the OpenID provider did not accept the sign-in code: it is wrong, used or expired");
+      refuse("the OpenID provider did not accept the sign-in: the code is wrong, used or expired");
     }
     const keys = await fetchProviderJson(ctx, "the OpenID provider", discovery.jwks_uri);
     let claims: Record<string, unknown>;
