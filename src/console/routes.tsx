@@ -41,7 +41,7 @@ const ROUTES: [string, ComponentType][] = [
   ["/reset", ResetRequest],
   ["/user/reset", ResetConfirm],
   ["/setup", Setup],
-  ["/oauth/:provider", OAuthCallback],
+  ["/oauth/:provider/:mode?", OAuthCallback],
   ["/about", About],
   ["/pricing", open(lazy(() => import("./pages/pricing/PricingPage")))],
   ["/chat/:id?", open(lazy(() => import("./pages/chat/ChatPage")))],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { INVALID_STATE } from "../../src/service/oauth/state";
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, type FakeOAuth, startFakeOAuth } from "../support/fake-oauth";
+import { FAKE_BOT_TOKEN, telegramPayload } from "../support/telegram-payload";
 import { registeredUser, signIn, toastText, useConsole } from "./support/console";
 
 const ui = useConsole();
@@ -22,6 +23,9 @@ beforeAll(async () => {
     OIDCClientId: FAKE_CLIENT_ID,
     OIDCClientSecret: FAKE_CLIENT_SECRET,
     OIDCWellKnown: `${oidc.url}/.well-known/openid-configuration`,
+    TelegramOAuthEnabled: "true",
+    TelegramBotName: "gate_bot",
+    TelegramBotToken: FAKE_BOT_TOKEN,
   };
   for (const [key, value] of Object.entries(settings))
     expect((await ui.session.root.put("/api/option/", { key, value })).body.success).toBe(true);
@@ -81,5 +85,21 @@ describe("third-party sign-in in the console", () => {
       () => document.querySelector("[data-testid=binding-github]")?.textContent === "not bound",
     );
     expect((await user.get("/api/user/self")).body.data.github_id).toBe("");
+  });
+
+  test("Telegram's return to /oauth/telegram signs in (then /); /oauth/telegram/bind binds the signed-in user", async () => {
+    const page = await ui.session.page({ language: "en" });
+    await page.goto(`/oauth/telegram?${new URLSearchParams(telegramPayload({ id: "777001", username: "tgbrowser" }))}`);
+    await page.waitForURL(`${ui.session.url}/`);
+    expect(await storedUser(page)).toMatchObject({ username: "tgbrowser" });
+
+    const user = await registeredUser(ui.session);
+    const binder = await ui.session.page({ language: "en" });
+    await signIn(binder, user.username, "password123");
+    await binder.goto(`/oauth/telegram/bind?${new URLSearchParams(telegramPayload({ id: "777002" }))}`);
+    await binder.waitForURL("**/setting?tab=personal");
+    await binder.waitForFunction(
+      () => document.querySelector("[data-testid=binding-telegram]")?.textContent === "777002",
+    );
   });
 });

@@ -55,7 +55,9 @@ export const oauthRoutes = (ctx: ServiceContext, { humanCheck }: { humanCheck: H
   type Ctx = { request: Request; server: Server<unknown> | null; set: Set };
   const limited = async ({ request, server }: Ctx) => limitPerAddress(ctx, "login", request, server);
   const app = new Elysia()
-    .get("/api/oauth/state", async ({ request, set }) => {
+    .get("/api/oauth/state", async (c) => {
+      await limited(c);
+      const { request, set } = c;
       const caller = await callerOf(ctx, request);
       const intent = { provider: "", aff: queryOf(request).aff ?? "", verifier: "", nonce: "" };
       const browser = browserOf(request, set);
@@ -91,7 +93,9 @@ export const oauthRoutes = (ctx: ServiceContext, { humanCheck }: { humanCheck: H
   app.get("/api/oauth/wechat/bind", wechatBind).post("/api/oauth/wechat/bind", wechatBind);
   for (const provider of Object.keys(CODE_FLOWS) as CodeFlowProvider[]) {
     app
-      .get(`/api/oauth/${provider}/start`, async ({ request, set }) => {
+      .get(`/api/oauth/${provider}/start`, async (c) => {
+        await limited(c);
+        const { request, set } = c;
         const caller = await callerOf(ctx, request);
         const aff = queryOf(request).aff ?? "";
         const url = await startSignIn(ctx, provider, { browser: browserOf(request, set), aff, user: caller?.user });

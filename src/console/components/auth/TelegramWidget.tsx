@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
 
 /**
- * Telegram's login widget for the bot: Telegram sends the browser back to /oauth/telegram with the signed fields
- * (mode=bind when binding), where the callback screen hands them to the server.
+ * Telegram's login widget for the bot: Telegram sends the browser back to /oauth/telegram (/oauth/telegram/bind when
+ * binding) with the signed fields, where the callback screen hands them to the server.
  */
 export function TelegramWidget({ botName, bind = false }: { botName: string; bind?: boolean }) {
   const holder = useRef<HTMLDivElement>(null);
@@ -12,7 +12,7 @@ export function TelegramWidget({ botName, bind = false }: { botName: string; bin
     script.async = true;
     script.dataset.telegramLogin = botName;
     script.dataset.size = "medium";
-    script.dataset.authUrl = `${window.location.origin}/oauth/telegram${bind ? "?mode=bind" : ""}`;
+    script.dataset.authUrl = `${window.location.origin}/oauth/telegram${bind ? "/bind" : ""}`;
     script.dataset.requestAccess = "write";
     const box = holder.current;
     box?.appendChild(script);

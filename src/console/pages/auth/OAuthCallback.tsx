@@ -9,21 +9,21 @@ import { toast } from "../../state/toasts";
 import { currentUser, type LocalUser } from "../../state/user";
 
 /** The server call a provider's return address stands for. */
-function callOf(provider: string, search: URLSearchParams): string {
+function callOf(provider: string, mode: string, search: URLSearchParams): string {
   if (provider !== "telegram")
     return `/api/oauth/${provider}${query({ code: search.get("code") ?? "", state: search.get("state") ?? "" })}`;
-  const fields = Object.fromEntries([...search].filter(([key]) => key !== "mode"));
-  if (search.get("mode") === "bind") return `/api/oauth/telegram/bind${query(fields)}`;
+  const fields = Object.fromEntries(search);
+  if (mode === "bind") return `/api/oauth/telegram/bind${query(fields)}`;
   return `/api/oauth/telegram/login${query({ ...fields, lang: i18n.locale, aff: inviteCode() })}`;
 }
 
 /**
- * /oauth/github, /oauth/linuxdo, /oauth/oidc and /oauth/telegram: where a provider sends the browser back. The
+ * /oauth/github, /oauth/linuxdo, /oauth/oidc, /oauth/telegram(/bind): where a provider sends the browser back. The
  * server signs in (then /token; / after Telegram) or binds (then personal settings); a refusal is shown here.
  */
 export function OAuthCallback() {
   const { t } = useLingui();
-  const { provider = "" } = useParams<{ provider: string }>();
+  const { provider = "", mode = "" } = useParams<{ provider: string; mode?: string }>();
   const search = useSearch();
   const [, navigate] = useLocation();
   const [refusal, setRefusal] = useState("");
@@ -33,7 +33,7 @@ export function OAuthCallback() {
     if (asked.current) return;
     asked.current = true;
     (async () => {
-      const reply = await api.get<LocalUser | null>(callOf(provider, new URLSearchParams(search)));
+      const reply = await api.get<LocalUser | null>(callOf(provider, mode, new URLSearchParams(search)));
       if (!reply.ok) return setRefusal(reply.message);
       if (reply.data) {
         currentUser.value = reply.data;
@@ -44,7 +44,7 @@ export function OAuthCallback() {
         navigate("/setting?tab=personal", { replace: true });
       }
     })();
-  }, [provider, search, navigate, t]);
+  }, [provider, mode, search, navigate, t]);
 
   return (
     <AuthCard title={<Trans>Signing in</Trans>}>
