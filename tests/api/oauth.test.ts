@@ -167,6 +167,23 @@ describe.each(DIALECTS)("third-party sign-in on %s", (dialect) => {
     expect((await made.delete("/api/user/oauth/bindings/github")).body.success).toBe(true);
   });
 
+  test("the dialect's bare GET /api/oauth/state works for GitHub: a signed-in caller's state binds", async () => {
+    gh.account = { id: 6100, login: "bare" };
+    const owner = await newUser(s);
+    const state = (await owner.get("/api/oauth/state")).body.data;
+    const authorize = `${gh.url}/login/oauth/authorize?${new URLSearchParams({
+      client_id: FAKE_CLIENT_ID,
+      state,
+      redirect_uri: `${s.url}/oauth/github`,
+    })}`;
+    const back = new URL((await fetch(authorize, { redirect: "manual" })).headers.get("location")!);
+    const code = back.searchParams.get("code")!;
+    expect((await callback(owner, "github", { code, state: back.searchParams.get("state")! })).body.message).toBe(
+      "bound",
+    );
+    expect((await owner.get("/api/user/self")).body.data.github_id).toBe("6100");
+  });
+
   test("LinuxDO: client credentials by HTTP Basic, the minimum trust level, then the account signs in", async () => {
     await s.ctx.options.set("LinuxDOMinimumTrustLevel", 3);
     const before = await userCount(s);
