@@ -92,6 +92,22 @@ describe.each(DIALECTS)("third-party sign-in on %s", (dialect) => {
     expect(second.body.data.id).toBe(c.userId!);
   });
 
+  test("a provider login that is too long or taken, or an unseen character in the name, still makes a user", async () => {
+    const made = async (account: FakeOAuth["account"]) => {
+      gh.account = account;
+      const c = s.client();
+      const reply = await callback(c, "github", await authorizeAt(c, "github"));
+      expect(reply.body.success).toBe(true);
+      return reply.body.data as { username: string; display_name: string };
+    };
+    expect((await made({ id: 7001, login: "a-very-long-github-login" })).username).toMatch(/^github_[A-Za-z0-9]{5}$/);
+    expect((await made({ id: 7002, login: "octo" })).username).toMatch(/^github_[A-Za-z0-9]{5}$/);
+    expect(await made({ id: 7003, login: "zw", name: "Zero\u200bWidth" })).toMatchObject({
+      username: "zw",
+      display_name: "zw",
+    });
+  });
+
   test("a replayed callback, a forged state and another browser's state are refused; nothing changes", async () => {
     gh.account = { id: 5001, login: "replayer" };
     const before = await userCount(s);

@@ -21,15 +21,21 @@ export function requireEnabled(ctx: ServiceContext, provider: OAuthProvider): vo
   if (!ctx.options.bool(enabled)) refuse(`sign-in with ${name} is not enabled by the administrator`);
 }
 
-/** The provider's own name when it makes a free username, else the provider's prefix and random letters. */
+/**
+ * The provider's own name when it makes a valid username, else the provider's prefix and random letters; the
+ * provider's display name when it is a valid one (whether they are free is checked at insert).
+ */
 async function newUserFor(account: ExternalAccount): Promise<PreparedUser> {
-  const base = { password: null, display_name: account.displayName?.slice(0, 20) };
-  if (account.username) {
-    const named = await prepareUser({ ...base, username: account.username }).catch(() => undefined);
-    if (named) return named;
-  }
   const letters = Math.max(3, USERNAME_MAX - account.provider.length - 1);
-  return prepareUser({ ...base, username: `${account.provider}_${randomAlphanumeric(letters)}` });
+  const random = `${account.provider}_${randomAlphanumeric(letters)}`;
+  const names = account.username ? [account.username, random] : [random];
+  const displayNames = account.displayName ? [account.displayName.slice(0, 20), undefined] : [undefined];
+  for (const username of names)
+    for (const display_name of displayNames) {
+      const prepared = await prepareUser({ username, password: null, display_name }).catch(() => undefined);
+      if (prepared) return prepared;
+    }
+  return prepareUser({ username: random, password: null });
 }
 
 async function createUserFor(ctx: ServiceContext, account: ExternalAccount, aff: string): Promise<number> {
