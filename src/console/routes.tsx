@@ -4,6 +4,7 @@ import { Redirect, Route, Switch, useLocation } from "wouter";
 import { RequireAdmin, RequireLogin } from "./components/Guards";
 import { About } from "./pages/About";
 import { Login } from "./pages/auth/Login";
+import { OAuthCallback } from "./pages/auth/OAuthCallback";
 import { Register } from "./pages/auth/Register";
 import { ResetConfirm } from "./pages/auth/ResetConfirm";
 import { ResetRequest } from "./pages/auth/ResetRequest";
@@ -40,6 +41,7 @@ const ROUTES: [string, ComponentType][] = [
   ["/reset", ResetRequest],
   ["/user/reset", ResetConfirm],
   ["/setup", Setup],
+  ["/oauth/:provider/:mode?", OAuthCallback],
   ["/about", About],
   ["/pricing", open(lazy(() => import("./pages/pricing/PricingPage")))],
   ["/chat/:id?", open(lazy(() => import("./pages/chat/ChatPage")))],

@@ -15,6 +15,7 @@ export interface UsersTable {
   wechat_id: Generated<string>;
   telegram_id: Generated<string>;
   linux_do_id: Generated<string>;
+  oidc_id: Generated<string>;
   access_token_hash: string | null;
   quota: Generated<number>;
   /** The part of `quota` running instances have leased (src/service/billing/leases.ts). */
@@ -32,6 +33,13 @@ export interface UsersTable {
   created_at: number;
   last_login_at: Generated<number>;
   deleted_at: number | null;
+}
+
+/** Keys usable once until they expire (OAuth states, used Telegram payloads). */
+export interface OneTimeKeysTable {
+  key: string;
+  value: string;
+  expires_at: number;
 }
 
 export interface SessionsTable {
@@ -249,6 +257,7 @@ export interface QuotaLeasesTable {
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
+  one_time_keys: OneTimeKeysTable;
   options: OptionsTable;
   setups: SetupsTable;
   internals: InternalsTable;

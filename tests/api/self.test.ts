@@ -22,6 +22,7 @@ const USER_VIEW_FIELDS = [
   "inviter_id",
   "last_login_at",
   "linux_do_id",
+  "oidc_id",
   "quota",
   "remark",
   "request_count",

@@ -13,6 +13,7 @@ const TABLES = [
   "internals",
   "logs",
   "midjourneys",
+  "one_time_keys",
   "options",
   "quota_data",
   "quota_leases",

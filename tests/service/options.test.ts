@@ -66,6 +66,7 @@ describe("the option registry", () => {
       "EpayKey",
       "GitHubClientSecret",
       "LinuxDOClientSecret",
+      "OIDCClientSecret",
       "SMTPToken",
       "TelegramBotToken",
       "TurnstileSecretKey",

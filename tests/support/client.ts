@@ -8,7 +8,10 @@ export interface Reply {
 
 /** A console-like HTTP client: keeps the session cookie and sends New-Api-User like the console does. */
 export class ApiClient {
+  /** The session cookie's `session=…` pair. */
   cookie = "";
+  /** Other cookies the server set (e.g. oauth_browser), sent back with the session cookie. */
+  readonly jar = new Map<string, string>();
   /** Sent as `Authorization` when set: a system access token, for script-like clients. */
   authorization = "";
   userId: number | undefined;
@@ -18,7 +21,8 @@ export class ApiClient {
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
     const all: Record<string, string> = { ...headers };
-    if (this.cookie) all.cookie = this.cookie;
+    const cookies = [this.cookie, ...[...this.jar].map(([name, value]) => `${name}=${value}`)].filter(Boolean);
+    if (cookies.length > 0) all.cookie = cookies.join("; ");
     if (this.authorization && !("authorization" in all)) all.authorization = this.authorization;
     if (this.userId !== undefined && !("new-api-user" in all)) all["new-api-user"] = String(this.userId);
     let payload: string | undefined;
@@ -32,10 +36,12 @@ export class ApiClient {
     try {
       parsed = JSON.parse(text);
     } catch {}
-    const setCookie = response.headers.get("set-cookie");
-    if (setCookie) {
+    for (const setCookie of response.headers.getSetCookie()) {
       const pair = setCookie.split(";")[0]!;
-      this.cookie = pair.endsWith("=") ? "" : pair;
+      const name = pair.slice(0, pair.indexOf("="));
+      if (name === "session") this.cookie = pair.endsWith("=") ? "" : pair;
+      else if (pair.endsWith("=")) this.jar.delete(name);
+      else this.jar.set(name, pair.slice(name.length + 1));
     }
     return { status: response.status, headers: response.headers, body: parsed };
   }

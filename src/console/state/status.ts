@@ -29,6 +29,7 @@ export interface PlatformStatus {
   github_client_id: string;
   linuxdo_oauth: boolean;
   linuxdo_client_id: string;
+  oidc_enabled: boolean;
   wechat_login: boolean;
   wechat_qrcode: string;
   telegram_oauth: boolean;

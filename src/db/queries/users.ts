@@ -191,3 +191,15 @@ export async function updateLiveUserOfRole(
     .executeTakeFirst();
   return affected(result) === 1;
 }
+
+/** The columns that bind a user to an account elsewhere. */
+export type ExternalIdColumn = "github_id" | "linux_do_id" | "oidc_id" | "wechat_id" | "telegram_id";
+
+/** The user (deleted ones included: their bindings stay taken) bound to this account elsewhere. */
+export async function findUserByExternalId(
+  db: Exec,
+  column: ExternalIdColumn,
+  externalId: string,
+): Promise<UserRow | undefined> {
+  return db.k.selectFrom("users").selectAll().where(column, "=", externalId).orderBy("id").executeTakeFirst();
+}

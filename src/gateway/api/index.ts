@@ -7,6 +7,7 @@ import { contentRoutes } from "./content";
 import { dataRoutes } from "./data";
 import { groupRoutes } from "./groups";
 import { logRoutes } from "./logs";
+import { oauthRoutes } from "./oauth";
 import { optionRoutes } from "./options";
 import { pricingRoutes } from "./pricing";
 import { recordRoutes } from "./records";
@@ -25,6 +26,8 @@ export const apiRoutes = (ctx: ServiceContext) =>
     .use(setupRoutes(ctx))
     .use(contentRoutes(ctx))
     .use(accountRoutes(ctx))
+    // WeChat sign-in's human check: the Turnstile verification is wired here.
+    .use(oauthRoutes(ctx, { humanCheck: async () => {} }))
     .use(selfRoutes(ctx))
     .use(userAdminRoutes(ctx))
     .use(optionRoutes(ctx))

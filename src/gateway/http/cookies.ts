@@ -30,3 +30,10 @@ export function sessionCookie(request: Request, value: string, maxAgeSeconds: nu
 }
 
 export const clearedSessionCookie = () => `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`;
+
+/** Ties an OAuth state to the browser that asked for it (a link carrying someone else's state is refused). */
+export const OAUTH_BROWSER_COOKIE = "oauth_browser";
+
+export function oauthBrowserCookie(request: Request, value: string, maxAgeSeconds: number): string {
+  return sessionCookie(request, value, maxAgeSeconds).replace(`${SESSION_COOKIE}=`, `${OAUTH_BROWSER_COOKIE}=`);
+}

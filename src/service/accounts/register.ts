@@ -5,7 +5,7 @@ import { formatQuota } from "../../shared/quota-format";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { recordBalanceChange } from "../ledger";
-import { insertPreparedUser, prepareUser } from "../users/create";
+import { insertPreparedUser, type PreparedUser, prepareUser } from "../users/create";
 import { checkVerificationCode } from "./verification";
 
 export interface RegisterInput {
@@ -43,7 +43,15 @@ export async function register(ctx: ServiceContext, input: RegisterInput): Promi
     checkVerificationCode(email, str(input.verification_code));
   }
   const prepared = await prepareUser({ username, password, email: email || undefined });
-  const affCode = str(input.aff_code).trim();
+  return insertWithGrants(ctx, prepared, str(input.aff_code).trim());
+}
+
+/**
+ * Inserts a new user with the site's grants in one transaction: QuotaForNewUser, and when `affCode` names a
+ * live user, QuotaForInvitee to the new user and QuotaForInviter to the inviter's affiliate balance.
+ */
+export async function insertWithGrants(ctx: ServiceContext, prepared: PreparedUser, affCode: string): Promise<number> {
+  const { options } = ctx;
 
   let inviterId = 0;
   const id = await inTransaction(ctx.db, async (tx) => {

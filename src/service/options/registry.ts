@@ -39,7 +39,7 @@ const str = (value = ""): OptionRule<"string"> => ({ kind: "string", default: va
 const text = (value = ""): OptionRule<"text"> => ({ kind: "text", default: value });
 const secret = (): OptionRule<"string"> => ({ kind: "string", default: "", secret: true });
 /** An http(s) base address; stored without trailing slashes. */
-const address = (): OptionRule<"address"> => ({ kind: "address", default: "" });
+const address = (value = ""): OptionRule<"address"> => ({ kind: "address", default: value });
 const codes = (value: string): OptionRule<"status-codes"> => ({ kind: "status-codes", default: value });
 const json = (shape: JsonShape, value: unknown): OptionRule<"json"> => ({
   kind: "json",
@@ -120,6 +120,16 @@ const OPTION_RULES = {
   TurnstileSecretKey: secret(),
   LinuxDOClientId: str(),
   LinuxDOClientSecret: secret(),
+  GitHubBaseUrl: address("https://github.com"),
+  GitHubApiBaseUrl: address("https://api.github.com"),
+  LinuxDOAuthorizeEndpoint: address("https://connect.linux.do/oauth2/authorize"),
+  LinuxDOTokenEndpoint: address("https://connect.linux.do/oauth2/token"),
+  LinuxDOUserEndpoint: address("https://connect.linux.do/api/user"),
+  LinuxDOMinimumTrustLevel: int(0, 0, 4),
+  OIDCEnabled: bool(false),
+  OIDCClientId: str(),
+  OIDCClientSecret: secret(),
+  OIDCWellKnown: address(),
   // Display
   TopUpLink: str(),
   ChatLink: str(),

@@ -6,11 +6,12 @@ import { randomAlphanumeric } from "../crypto";
 import { refuse } from "../errors";
 import { nowSeconds } from "../time";
 import { refuseUnseenCharacters, usernameKey } from "./names";
-import { checkPasswordRules, hashPassword } from "./password";
+import { checkPasswordRules, hashPassword, NO_PASSWORD } from "./password";
 
 export interface NewUser {
   username: string;
-  password: string;
+  /** null: no password, the user signs in only through an account bound elsewhere (NO_PASSWORD is stored). */
+  password: string | null;
   display_name?: string;
   email?: string;
   role?: number;
@@ -42,11 +43,11 @@ export const refuseLookAlike = async (db: Exec, key: string, exceptUserId = 0): 
 
 export async function prepareUser(input: NewUser): Promise<PreparedUser> {
   const username = checkNewUsername(input.username);
-  checkPasswordRules(input.password);
+  if (input.password !== null) checkPasswordRules(input.password);
   const row: PreparedUser = {
     username,
     username_key: usernameKey(username),
-    password: await hashPassword(input.password),
+    password: input.password === null ? NO_PASSWORD : await hashPassword(input.password),
     display_name: refuseUnseenCharacters(input.display_name?.trim() || username, "display name"),
     email: input.email?.trim() || null,
     access_token_hash: null,

@@ -15,6 +15,7 @@ export function toUserView(u: UserRow): UserView {
     wechat_id: u.wechat_id,
     telegram_id: u.telegram_id,
     linux_do_id: u.linux_do_id,
+    oidc_id: u.oidc_id,
     quota: u.quota,
     used_quota: u.used_quota,
     request_count: u.request_count,

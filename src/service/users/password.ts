@@ -7,7 +7,11 @@ const memoryCost = Number(process.env.PASSWORD_HASH_MEMORY_KIB) || 19456;
 export const hashPassword = (password: string): Promise<string> =>
   Bun.password.hash(password, { algorithm: "argon2id", memoryCost, timeCost: 2 });
 
+/** The stored password of a user who has none (created through third-party sign-in): no password matches it. */
+export const NO_PASSWORD = "";
+
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  if (hash === NO_PASSWORD) return false;
   try {
     return await Bun.password.verify(password, hash);
   } catch {

@@ -10,7 +10,7 @@ import { refuse } from "../errors";
 import { recordBalanceChange } from "../ledger";
 import { nowSeconds } from "../time";
 import { displayNameOf } from "./admin-input";
-import { checkPasswordRules, hashPassword, verifyPassword } from "./password";
+import { checkPasswordRules, hashPassword, NO_PASSWORD, verifyPassword } from "./password";
 
 export interface SelfUpdate {
   display_name?: unknown;
@@ -37,7 +37,9 @@ export async function updateSelf(
     const password = input.password as string;
     checkPasswordRules(password);
     const original = typeof input.original_password === "string" ? input.original_password : "";
-    if (!(await verifyPassword(original, user.password))) refuse("the current password is incorrect");
+    // A user created through third-party sign-in has no password yet: the first one needs no current one.
+    const hasPassword = user.password !== NO_PASSWORD;
+    if (hasPassword && !(await verifyPassword(original, user.password))) refuse("the current password is incorrect");
     patch.password = await hashPassword(password);
     patch.access_token_hash = null;
   }

@@ -10,6 +10,7 @@ export interface UserView {
   wechat_id: string;
   telegram_id: string;
   linux_do_id: string;
+  oidc_id: string;
   quota: number;
   used_quota: number;
   request_count: number;

@@ -5,7 +5,9 @@ import { useLocation } from "wouter";
 import { api, query } from "../../api";
 import { platform } from "../../state/status";
 import { currentUser, type LocalUser } from "../../state/user";
-import { openOAuth, telegramUnavailable } from "./oauth";
+import { inviteCode } from "../../state/invite";
+import { openOAuth } from "./oauth";
+import { TelegramWidget } from "./TelegramWidget";
 import { WeChatDialog } from "./WeChatDialog";
 
 /** GitHub, LinuxDO, WeChat and Telegram sign-in, each only when the platform enables it. */
@@ -14,10 +16,19 @@ export function ThirdPartyButtons() {
   const [, navigate] = useLocation();
   const [wechatOpen, setWechatOpen] = useState(false);
   const status = platform.value;
-  if (!status || !(status.github_oauth || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth))
+  if (
+    !status ||
+    !(
+      status.github_oauth ||
+      status.linuxdo_oauth ||
+      status.oidc_enabled ||
+      status.wechat_login ||
+      status.telegram_oauth
+    )
+  )
     return null;
   const wechatLogin = async (code: string) => {
-    const reply = await api.get<LocalUser>(`/api/oauth/wechat${query({ code })}`);
+    const reply = await api.get<LocalUser>(`/api/oauth/wechat${query({ code, aff: inviteCode() })}`);
     if (!reply.ok) return;
     currentUser.value = reply.data;
     setWechatOpen(false);
@@ -30,13 +41,18 @@ export function ThirdPartyButtons() {
       </div>
       <div className="flex flex-wrap justify-center gap-2">
         {status.github_oauth && (
-          <button type="button" className="btn btn-sm" onClick={() => openOAuth("github", status.github_client_id)}>
+          <button type="button" className="btn btn-sm" onClick={() => openOAuth("github")}>
             GitHub
           </button>
         )}
         {status.linuxdo_oauth && (
-          <button type="button" className="btn btn-sm" onClick={() => openOAuth("linuxdo", status.linuxdo_client_id)}>
+          <button type="button" className="btn btn-sm" onClick={() => openOAuth("linuxdo")}>
             LinuxDO
+          </button>
+        )}
+        {status.oidc_enabled && (
+          <button type="button" className="btn btn-sm" onClick={() => openOAuth("oidc")}>
+            OpenID
           </button>
         )}
         {status.wechat_login && (
@@ -44,11 +60,7 @@ export function ThirdPartyButtons() {
             <Trans>WeChat</Trans>
           </button>
         )}
-        {status.telegram_oauth && (
-          <button type="button" className="btn btn-sm" onClick={telegramUnavailable}>
-            Telegram
-          </button>
-        )}
+        {status.telegram_oauth && status.telegram_bot_name && <TelegramWidget botName={status.telegram_bot_name} />}
       </div>
       {wechatOpen && (
         <WeChatDialog qrcode={status.wechat_qrcode} onCode={wechatLogin} onClose={() => setWechatOpen(false)} />

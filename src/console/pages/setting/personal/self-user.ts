@@ -9,6 +9,8 @@ export interface SelfUser {
   github_id: string;
   wechat_id: string;
   telegram_id: string;
+  linux_do_id: string;
+  oidc_id: string;
   quota: number;
   used_quota: number;
   request_count: number;

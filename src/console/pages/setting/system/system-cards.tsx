@@ -11,6 +11,7 @@ export interface SystemCardSpec extends CardSpec {
 export function useSystemCards(serverAddress: string): SystemCardSpec[] {
   const { t } = useLingui();
   const keyHint = t`Stored secrets are never shown; leave empty to keep`;
+  const enterpriseHint = t`For GitHub Enterprise Server, its own addresses (its API is usually under /api/v3)`;
   /** A third-party service's public name or id and its secret. */
   const pair = (
     id: string,
@@ -92,6 +93,7 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
         { key: "LinuxDOOAuthEnabled", kind: "switch", label: t`Sign in with LinuxDO` },
         { key: "WeChatAuthEnabled", kind: "switch", label: t`Sign in with WeChat` },
         { key: "TelegramOAuthEnabled", kind: "switch", label: t`Sign in with Telegram` },
+        { key: "OIDCEnabled", kind: "switch", label: t`Sign in with OpenID Connect` },
         { key: "RegisterEnabled", kind: "switch", label: t`New users may register` },
         { key: "TurnstileCheckEnabled", kind: "switch", label: t`Turnstile human check` },
       ],
@@ -117,7 +119,16 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
         { key: "SMTPSSLEnabled", kind: "switch", label: t`Use SSL` },
       ],
     },
-    pair("github", "GitHub OAuth", ["GitHubClientId", t`Client ID`], ["GitHubClientSecret", t`Client secret`]),
+    {
+      id: "github",
+      title: "GitHub OAuth",
+      fields: [
+        { key: "GitHubClientId", kind: "text", label: t`Client ID` },
+        { key: "GitHubClientSecret", kind: "secret", label: t`Client secret`, hint: keyHint },
+        { key: "GitHubBaseUrl", kind: "address", label: t`GitHub address`, hint: enterpriseHint },
+        { key: "GitHubApiBaseUrl", kind: "address", label: t`GitHub API address`, hint: enterpriseHint },
+      ],
+    },
     {
       id: "wechat",
       title: t`WeChat server`,
@@ -129,7 +140,32 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
     },
     pair("telegram", "Telegram", ["TelegramBotName", t`Bot name`], ["TelegramBotToken", t`Bot token`]),
     pair("turnstile", "Turnstile", ["TurnstileSiteKey", t`Site key`], ["TurnstileSecretKey", t`Secret key`]),
-    pair("linuxdo", "LinuxDO OAuth", ["LinuxDOClientId", t`Client ID`], ["LinuxDOClientSecret", t`Client secret`]),
+    {
+      id: "linuxdo",
+      title: "LinuxDO OAuth",
+      fields: [
+        { key: "LinuxDOClientId", kind: "text", label: t`Client ID` },
+        { key: "LinuxDOClientSecret", kind: "secret", label: t`Client secret`, hint: keyHint },
+        { key: "LinuxDOMinimumTrustLevel", kind: "number", min: 0, label: t`Minimum trust level` },
+        { key: "LinuxDOAuthorizeEndpoint", kind: "address", label: t`Authorization endpoint` },
+        { key: "LinuxDOTokenEndpoint", kind: "address", label: t`Token endpoint` },
+        { key: "LinuxDOUserEndpoint", kind: "address", label: t`User endpoint` },
+      ],
+    },
+    {
+      id: "oidc",
+      title: "OpenID Connect",
+      fields: [
+        {
+          key: "OIDCWellKnown",
+          kind: "address",
+          label: t`Discovery document address`,
+          placeholder: "https://id.example.com/.well-known/openid-configuration",
+        },
+        { key: "OIDCClientId", kind: "text", label: t`Client ID` },
+        { key: "OIDCClientSecret", kind: "secret", label: t`Client secret`, hint: keyHint },
+      ],
+    },
     {
       id: "upstream-addresses",
       title: t`Upstream addresses`,
