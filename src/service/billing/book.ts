@@ -237,6 +237,20 @@ export class BalanceBook {
     return (await this.account("users", userId)).available;
   }
 
+  /** For the operator's metrics: calls holding a reservation, charges waiting for a flush, journal bytes, last flush. */
+  stats(): { reservations: number; queued: number; journalBytes: number; lastFlushMs: number } {
+    return {
+      reservations: this.open,
+      queued: this.queue.length,
+      journalBytes: this.journals?.bytes ?? 0,
+      lastFlushMs: this.lastFlushMs,
+    };
+  }
+
+  private lastFlushMs = 0;
+  /** Told the duration of each flush that wrote something (seconds). */
+  onFlush?: (seconds: number) => void;
+
   /** Writes every queued charge now; on failure the charges stay queued for the next attempt. */
   flush(): Promise<void> {
     return this.serial.run(async () => {
@@ -246,6 +260,7 @@ export class BalanceBook {
       this.queue = [];
       const marks = this.journals?.marks();
       const totals = totalCharges(batch);
+      const began = performance.now();
       try {
         await inTransaction(this.db, async (tx) => {
           await writeChargeTotals(tx, totals);
@@ -256,6 +271,8 @@ export class BalanceBook {
         console.error("[billing] flush failed, will retry:", error instanceof Error ? error.message : error);
         throw error;
       }
+      this.lastFlushMs = performance.now() - began;
+      this.onFlush?.(this.lastFlushMs / 1000);
       for (const [id, d] of totals.users) this.moveToCommitted(this.users.get(id), d.quota);
       for (const [id, d] of totals.tokens) this.moveToCommitted(this.tokens.get(id), d.remain);
       this.changes.announceSpent([...totals.users.keys()], [...totals.tokens.keys()], settledUpTo);

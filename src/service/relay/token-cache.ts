@@ -16,6 +16,9 @@ export class TokenCache {
   private readonly byHash = new Map<string, Entry>();
   private readonly hashById = new Map<number, string>();
   private readonly unsubscribe: () => void;
+  /** Lookups answered from memory, and those that had to read the database (for the operator's metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly db: Exec,
@@ -34,14 +37,21 @@ export class TokenCache {
     });
   }
 
-  /** The token when a fresh entry is held (null: known not to exist); undefined when it must be read (`get`). */
-  peek(hash: string): TokenRow | null | undefined {
+  private fresh(hash: string): TokenRow | null | undefined {
     const hit = this.byHash.get(hash);
     return hit && hit.until > Date.now() ? (hit.token ?? null) : undefined;
   }
 
+  /** The token when a fresh entry is held (null: known not to exist); undefined when it must be read (`get`). */
+  peek(hash: string): TokenRow | null | undefined {
+    const held = this.fresh(hash);
+    if (held === undefined) this.misses++;
+    else this.hits++;
+    return held;
+  }
+
   async get(hash: string): Promise<TokenRow | undefined> {
-    const held = this.peek(hash);
+    const held = this.fresh(hash);
     if (held !== undefined) return held ?? undefined;
     const now = Date.now();
     const token = await findLiveTokenByHash(this.db, hash);
