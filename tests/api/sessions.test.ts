@@ -12,7 +12,7 @@ describe.each(DIALECTS)("sessions in Redis on %s", (dialect) => {
   test("sign-in works and records the session in the database (Redis is only its cache)", async () => {
     const user = await s.newUser();
     expect((await user.get("/api/user/self")).body.data.id).toBe(user.userId);
-    const rows = await s.ctx.db.k.selectFrom("sessions").select("id").where("user_id", "=", user.userId).execute();
+    const rows = await s.ctx.db.k.selectFrom("sessions").select("id").where("user_id", "=", user.userId!).execute();
     expect(rows).toHaveLength(1);
   });
 
