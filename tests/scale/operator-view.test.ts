@@ -76,6 +76,15 @@ describe("GET /metrics, /healthz and /readyz on PostgreSQL", () => {
     expect(text).toContain("tollgate_db_pool_in_use 0");
   });
 
+  test("/readyz answers 503 once the instance is stopping (draining), so a load balancer sends it nothing new", async () => {
+    server.ctx.lifecycle.draining = true;
+    const draining = await get(server, "/readyz");
+    server.ctx.lifecycle.draining = false;
+    expect(draining.status).toBe(503);
+    expect(await draining.json()).toMatchObject({ ready: false, database: true, draining: true });
+    expect((await get(server, "/healthz")).status).toBe(200);
+  });
+
   test("/readyz answers 503 when a migration is missing, and again 200 once it is back", async () => {
     const row = await server.ctx.db.k
       .selectFrom("kysely_migration" as never)
