@@ -67,6 +67,15 @@ describe.each(["postgres", "mysql"] as const)("sign-in with Redis on %s: no sing
     }
     expect(up.status).toBe(200);
 
+    // Subscriptions are renewed after the restart: a change made on one instance reaches the other.
+    expect((await before.put("/api/option/", { key: "SystemName", value: "Renamed" })).body.success).toBe(true);
+    let name = "";
+    for (let i = 0; i < 50 && name !== "Renamed"; i++) {
+      await Bun.sleep(100);
+      name = (await elsewhere.get("/api/status")).body.data.system_name;
+    }
+    expect(name).toBe("Renamed");
+
     // A sign-out made on one instance is honoured on the other once Redis is back.
     expect((await before.get("/api/user/logout")).body.success).toBe(true);
     let after = await elsewhere.get("/api/user/self");
