@@ -11,8 +11,7 @@ import { VERSION } from "../shared/version";
 /** How long a failed start waits for its connections to close before it exits anyway. */
 const START_FAILURE_CLOSE_MS = 5000;
 
-const closeWithin = (ctx: ServiceContext, ms: number) =>
-  Promise.race([ctx.close().catch(() => {}), Bun.sleep(ms)]);
+const closeWithin = (ctx: ServiceContext, ms: number) => Promise.race([ctx.close().catch(() => {}), Bun.sleep(ms)]);
 
 async function listen(ctx: ServiceContext) {
   const checkpoints = await checkpointsInBackground(ctx);

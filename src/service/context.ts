@@ -98,7 +98,12 @@ async function openOn(config: Config, opened: Db, started: Opened): Promise<Serv
   const redis =
     config.redisUrl &&
     started.add(
-      await RedisLink.open(config.redisUrl, config.redisPoolSize, config.redisTimeoutMs, redisPrefix(config, databaseId)),
+      await RedisLink.open(
+        config.redisUrl,
+        config.redisPoolSize,
+        config.redisTimeoutMs,
+        redisPrefix(config, databaseId),
+      ),
       (link) => link.close(),
     );
   const sync = started.add(

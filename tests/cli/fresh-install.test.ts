@@ -27,13 +27,18 @@ describe.each(DIALECTS)("the CLI as the first command of an install on %s", (dia
     database = await createTestDatabase(dialect);
     dir = mkdtempSync(join(tmpdir(), "tollgate-install-"));
     writeFileSync(join(dir, "tollgate.yaml"), FILE);
-    const where = dialect === "sqlite" ? { SQLITE_PATH: database.sqlitePath } : { SQL_DSN: database.dsn };
+    const where: Record<string, string> =
+      dialect === "sqlite" ? { SQLITE_PATH: database.sqlitePath } : { SQL_DSN: database.dsn };
     return { ...where, SESSION_SECRET: "the-secret-of-this-install-0123456789" };
   };
 
   test("apply -f with INITIAL_ROOT_PASSWORD creates root as serve does, then applies the file", async () => {
     const env = await fresh();
-    const applied = await runCli(["apply", "-f", "tollgate.yaml"], { ...env, INITIAL_ROOT_PASSWORD: ROOT_PASSWORD }, dir);
+    const applied = await runCli(
+      ["apply", "-f", "tollgate.yaml"],
+      { ...env, INITIAL_ROOT_PASSWORD: ROOT_PASSWORD },
+      dir,
+    );
     expect(applied.code, applied.stderr).toBe(0);
     const users = await runCli(["user", "list", "--json"], env, dir);
     expect(users.code, users.stderr).toBe(0);

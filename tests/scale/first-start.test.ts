@@ -45,7 +45,11 @@ describe("a start that cannot succeed", () => {
     });
     const code = await Promise.race([instance.exited, Bun.sleep(20_000).then(() => "still running")]);
     expect(code).toBe(1);
-    const errors = instance.output().trim().split("\n").filter((line) => line.startsWith("error:"));
+    const errors = instance
+      .output()
+      .trim()
+      .split("\n")
+      .filter((line) => line.startsWith("error:"));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toContain("Redis at 127.0.0.1:1 (REDIS_CONN_STRING) is unreachable");
     const name = new URL(database.dsn).pathname.slice(1);

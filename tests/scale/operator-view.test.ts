@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SQL } from "bun";
+import type { Kysely } from "kysely";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
 import { chatCalls, relayThrough, SERVE_MODEL } from "../support/serve-process";
 import { startTestServer, type TestServer } from "../support/server";
@@ -29,7 +30,8 @@ describe("GET /metrics, /healthz and /readyz on PostgreSQL", () => {
   });
 
   test("/metrics is refused without the token or with a wrong one, in the API's envelope", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: TOKEN }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer wrong" }, { authorization: TOKEN }];
+    for (const headers of attempts) {
       const reply = await get(server, "/metrics", headers);
       expect(reply.status).toBe(401);
       expect(await reply.json()).toEqual({
@@ -64,7 +66,9 @@ describe("GET /metrics, /healthz and /readyz on PostgreSQL", () => {
       .where("type", "=", 2)
       .execute();
     const sum = (pick: (r: (typeof logs)[number]) => number) => logs.reduce((a, r) => a + pick(r), 0);
-    expect(text).toContain(`tollgate_quota_billed_total{model="${SERVE_MODEL}",channel="${channel}"} ${sum((r) => r.quota)}`);
+    expect(text).toContain(
+      `tollgate_quota_billed_total{model="${SERVE_MODEL}",channel="${channel}"} ${sum((r) => r.quota)}`,
+    );
     expect(text).toContain(
       `tollgate_tokens_billed_total{model="${SERVE_MODEL}",channel="${channel}",kind="completion"} ${sum((r) => r.completion_tokens)}`,
     );
@@ -86,16 +90,13 @@ describe("GET /metrics, /healthz and /readyz on PostgreSQL", () => {
   });
 
   test("/readyz answers 503 when a migration is missing, and again 200 once it is back", async () => {
-    const row = await server.ctx.db.k
-      .selectFrom("kysely_migration" as never)
-      .selectAll()
-      .orderBy("name" as never, "desc")
-      .executeTakeFirstOrThrow();
-    await server.ctx.db.k.deleteFrom("kysely_migration" as never).where("name" as never, "=", (row as { name: string }).name).execute();
+    const k = server.ctx.db.k as unknown as Kysely<{ kysely_migration: { name: string; timestamp: string } }>;
+    const row = await k.selectFrom("kysely_migration").selectAll().orderBy("name", "desc").executeTakeFirstOrThrow();
+    await k.deleteFrom("kysely_migration").where("name", "=", row.name).execute();
     const missing = await get(server, "/readyz");
     expect(missing.status).toBe(503);
     expect(await missing.json()).toMatchObject({ ready: false, database: true, migrations: false });
-    await server.ctx.db.k.insertInto("kysely_migration" as never).values(row as never).execute();
+    await k.insertInto("kysely_migration").values(row).execute();
     expect((await get(server, "/readyz")).status).toBe(200);
   });
 });

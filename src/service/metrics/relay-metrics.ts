@@ -88,9 +88,22 @@ export class RelayMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     });
-    const gauge = (name: string, help: string, read: () => number | undefined) =>
+    const gauges: [string, string, () => number | undefined][] = [
+      ["reservations_in_flight", "Calls holding a balance reservation", () => sources.book().reservations],
+      ["billing_queue_depth", "Settled charges and log rows waiting for a flush", () => sources.book().queued],
+      ["billing_journal_bytes", "Bytes of this process's open billing journals", () => sources.book().journalBytes],
+      ["token_cache_hits", "Relay key lookups answered from memory, since start", () => sources.tokenCache().hits],
+      [
+        "token_cache_misses",
+        "Relay key lookups that read the database, since start",
+        () => sources.tokenCache().misses,
+      ],
+      ["db_pool_in_use", "Database connections in use (PostgreSQL/MySQL)", () => sources.pool()?.inUse],
+      ["db_pool_size", "Most database connections of the pool (PostgreSQL/MySQL)", () => sources.pool()?.size],
+    ];
+    for (const [name, help, read] of gauges)
       new Gauge({
-        name,
+        name: `tollgate_${name}`,
         help,
         registers,
         collect() {
@@ -98,13 +111,6 @@ export class RelayMetrics {
           if (value !== undefined) this.set(value);
         },
       });
-    gauge("tollgate_reservations_in_flight", "Calls holding a balance reservation", () => sources.book().reservations);
-    gauge("tollgate_billing_queue_depth", "Settled charges and log rows waiting for a flush", () => sources.book().queued);
-    gauge("tollgate_billing_journal_bytes", "Bytes of this process's open billing journals", () => sources.book().journalBytes);
-    gauge("tollgate_token_cache_hits", "Relay key lookups answered from memory, since start", () => sources.tokenCache().hits);
-    gauge("tollgate_token_cache_misses", "Relay key lookups that read the database, since start", () => sources.tokenCache().misses);
-    gauge("tollgate_db_pool_in_use", "Database connections in use (PostgreSQL/MySQL)", () => sources.pool()?.inUse);
-    gauge("tollgate_db_pool_size", "Most database connections of the pool (PostgreSQL/MySQL)", () => sources.pool()?.size);
   }
 
   settled(call: SettledCall): void {
