@@ -50,7 +50,9 @@ const cpuOf = (pids: number[]) =>
 async function freshDatabase(dialect: Dialect): Promise<{ dsn: string; drop(): Promise<void> }> {
   const name = `tg_bench_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
   const admin = new SQL({ url: ADMIN[dialect], max: 1 });
-  await admin.unsafe(`CREATE DATABASE ${name}${dialect === "mysql" ? " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin" : ""}`);
+  await admin.unsafe(
+    `CREATE DATABASE ${name}${dialect === "mysql" ? " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin" : ""}`,
+  );
   await admin.close();
   return {
     dsn: ADMIN[dialect].replace(/\/[^/?]*(\?|$)/, `/${name}$1`),
@@ -67,7 +69,15 @@ async function load(gateways: Gateway[], key: string, seconds: number): Promise<
   const each = Math.floor(CONNECTIONS / gateways.length);
   const runs = gateways.map(async (gateway) => {
     const proc = spawn({
-      cmd: ["wrk", "-t1", `-c${each}`, `-d${seconds}s`, "-s", join(import.meta.dir, "wrk-post.lua"), gateway.url + CHAT.path],
+      cmd: [
+        "wrk",
+        "-t1",
+        `-c${each}`,
+        `-d${seconds}s`,
+        "-s",
+        join(import.meta.dir, "wrk-post.lua"),
+        gateway.url + CHAT.path,
+      ],
       env: { ...process.env, WRK_BODY: CHAT.body, WRK_KEY: key },
       stdout: "pipe",
       stderr: "inherit",

@@ -263,8 +263,8 @@ export class BalanceBook {
       const began = performance.now();
       try {
         await inTransaction(this.db, async (tx) => {
-          await writeChargeTotals(tx, totals);
           if (marks) await this.journals!.recordMarks(tx, marks);
+          await writeChargeTotals(tx, totals);
         });
       } catch (error) {
         this.queue = batch.concat(this.queue);

@@ -2,6 +2,7 @@ import { findLiveTokenByHash } from "../../db/queries/tokens";
 import type { Exec } from "../../db/exec";
 import type { TokenRow } from "../../db/schema";
 import type { ChangeBus } from "../changes";
+import { SingleFlight } from "../single-flight";
 
 interface Entry {
   token: TokenRow | undefined;
@@ -30,10 +31,14 @@ export class TokenCache {
       if (id === undefined) {
         this.byHash.clear();
         this.hashById.clear();
+        this.reading.forget();
         return;
       }
       const hash = this.hashById.get(id);
-      if (hash) this.byHash.delete(hash);
+      if (hash) {
+        this.byHash.delete(hash);
+        this.reading.forget(hash);
+      }
     });
   }
 
@@ -50,9 +55,15 @@ export class TokenCache {
     return held;
   }
 
-  async get(hash: string): Promise<TokenRow | undefined> {
+  private readonly reading = new SingleFlight<string, TokenRow | undefined>();
+
+  get(hash: string): Promise<TokenRow | undefined> {
     const held = this.fresh(hash);
-    if (held !== undefined) return held ?? undefined;
+    if (held !== undefined) return Promise.resolve(held ?? undefined);
+    return this.reading.run(hash, () => this.read(hash));
+  }
+
+  private async read(hash: string): Promise<TokenRow | undefined> {
     const now = Date.now();
     const token = await findLiveTokenByHash(this.db, hash);
     if (this.byHash.size >= this.maxEntries) {
