@@ -4,6 +4,7 @@ import { relayBench } from "./relay";
 import { logsBench } from "./logs";
 import { cliBench } from "./cli";
 import { binaryBench } from "./binary";
+import { multiInstanceBench } from "./multi-instance";
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -35,6 +36,8 @@ console.log(
 );
 
 await relayBench();
+
+await multiInstanceBench();
 
 await logsBench();
 

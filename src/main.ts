@@ -19,7 +19,9 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
     const { serve } = await import("./server/serve");
     await serve({});
   } catch (error) {
+    // A start that failed exits at once: nothing it opened may keep the process alive.
     (await import("./cli/output")).report(error);
+    process.exit(process.exitCode);
   }
 } else {
   const { runCli } = await import("./cli/program");

@@ -31,6 +31,8 @@ export interface Db {
   /** The SQLite handle, handed to transactions (`inTransaction`): outside one, the builder owns the connection. */
   readonly sqliteHandle?: SqliteDatabase;
   readonly secrets?: SecretColumns;
+  /** Connections of the pool (PostgreSQL/MySQL) in use by a query or transaction right now, and its bound. */
+  readonly pool?: { inUse(): number; readonly size: number };
   close(): Promise<void>;
 }
 
@@ -39,6 +41,8 @@ export interface ConnectOptions {
   dsn?: string;
   sqlitePath: string;
   poolSize?: number;
+  /** Seconds an unused pooled connection stays open; 0: for good. */
+  idleSeconds?: number;
 }
 
 export function dialectOf(dsn: string | undefined): DialectName {
@@ -105,7 +109,9 @@ export function connect(options: ConnectOptions): Db {
     return { k, dialect, sqlitePath: options.sqlitePath, sqliteHandle: sqlite, close: () => k.destroy() };
   }
   const url = dialect === "mysql" ? options.dsn!.replace(/^mariadb:/i, "mysql:") : options.dsn!;
-  const pool = new SQL({ url, bigint: true, max: options.poolSize ?? 20 });
-  const k = new Kysely<Tables>({ dialect: kyselyDialect(dialect, new BunSqlDriver(pool)) });
-  return { k, dialect, close: () => k.destroy() };
+  const size = options.poolSize ?? 10;
+  const pool = new SQL({ url, bigint: true, max: size, idleTimeout: options.idleSeconds ?? 30 });
+  const driver = new BunSqlDriver(pool);
+  const k = new Kysely<Tables>({ dialect: kyselyDialect(dialect, driver) });
+  return { k, dialect, pool: { inUse: () => driver.inUse, size }, close: () => k.destroy() };
 }

@@ -8,6 +8,7 @@ import { consoleAssets } from "./console-assets";
 import { relayCors, RELAY_PATH } from "./http/cors";
 import { failure, json } from "./http/envelope";
 import { notFoundReply } from "./http/not-found";
+import { operatorRoutes } from "./http/operator-routes";
 import { securityHeaders } from "./http/security-headers";
 import { isTooDeep, TOO_DEEP_MESSAGE } from "./http/too-deep";
 import { relayRoutes, relayServeRoutes } from "./relay";
@@ -60,6 +61,7 @@ export function createApp(ctx: ServiceContext) {
       console.error(`[error] ${request.method} ${path}:`, error instanceof Error ? error.message : error);
       return json(500, failure(INTERNAL_ERROR));
     })
+    .use(operatorRoutes(ctx))
     .use(apiRoutes(ctx))
     .use(relayRoutes(ctx))
     .use(consoleAssets(ctx.config.frameAncestors));

@@ -5,8 +5,25 @@ import { checkpointsInBackground } from "../service/database/checkpoints";
 import { bootstrapRoot } from "../service/accounts/setup";
 import { loadConfig, loadDotEnv } from "../service/config";
 import { scheduleLogRetention } from "../service/logs/cleanup";
-import { openServiceContext } from "../service/context";
+import { openServiceContext, type ServiceContext } from "../service/context";
 import { VERSION } from "../shared/version";
+
+/** How long a failed start waits for its connections to close before it exits anyway. */
+const START_FAILURE_CLOSE_MS = 5000;
+
+const closeWithin = (ctx: ServiceContext, ms: number) => Promise.race([ctx.close().catch(() => {}), Bun.sleep(ms)]);
+
+async function listen(ctx: ServiceContext) {
+  const checkpoints = await checkpointsInBackground(ctx);
+  try {
+    const root = await bootstrapRoot(ctx);
+    const app = createApp(ctx).listen({ port: ctx.config.port, hostname: process.env.HOST || "0.0.0.0" });
+    return { checkpoints, root, app };
+  } catch (error) {
+    await checkpoints.stop();
+    throw error;
+  }
+}
 
 export interface ServeOptions {
   port?: number;
@@ -22,9 +39,10 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   if (options.port !== undefined) config.port = options.port;
   const ctx = await openServiceContext(config);
   for (const notice of ctx.secretKey.notices) console.warn(notice);
-  const checkpoints = await checkpointsInBackground(ctx);
-  const root = await bootstrapRoot(ctx);
-  const app = createApp(ctx).listen({ port: config.port, hostname: process.env.HOST || "0.0.0.0" });
+  const { checkpoints, root, app } = await listen(ctx).catch(async (error) => {
+    await closeWithin(ctx, START_FAILURE_CLOSE_MS);
+    throw error;
+  });
   const stopRetests = scheduleRetests(ctx, relayProbe(ctx));
   scheduleLogRetention(ctx);
   const where = ctx.db.dialect === "sqlite" ? config.sqlitePath : ctx.db.dialect;
@@ -36,6 +54,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    ctx.lifecycle.draining = true;
     console.log(`${signal} received, stopping…`);
     stopRetests();
     const grace = config.shutdownTimeoutMs;

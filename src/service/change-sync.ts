@@ -1,8 +1,9 @@
-import { RedisClient } from "bun";
 import type { Exec } from "../db/exec";
 import { readChangeStamps, writeChangeStamp } from "../db/queries/change-stamps";
 import { CHANGE_TOPICS, type Amounts, type ChangeBus, type ChangeTopic, type LeaseSide } from "./changes";
 import { randomAlphanumeric } from "./crypto";
+import type { RedisLink } from "./redis/connection";
+import { redisChannel } from "./redis/namespace";
 
 export interface ChangeSync {
   close(): Promise<void>;
@@ -62,8 +63,6 @@ export async function syncThroughDatabase(db: Exec, bus: ChangeBus, pollMs = 500
   };
 }
 
-const CHANNEL = "tollgate:changes";
-
 type Message =
   | { origin: string; topic: ChangeTopic; id?: number }
   | { origin: string; topic: "spent"; users?: number[]; tokens?: number[]; seq?: number }
@@ -85,14 +84,15 @@ function amounts(pairs: unknown): Amounts {
  * With Redis: changes are published at once and every other process delivers them, with the row id; so are
  * the charges each process settles (at the end of each turn) and the balances each flush of the balance book
  * wrote, so instances sharing users never spend against a stale balance nor another instance's unwritten charges;
- * and an instance whose lease on a balance falls short asks the others for the spare of theirs.
+ * and an instance whose lease on a balance falls short asks the others for the spare of theirs. Redis forgets a
+ * subscription when its connection drops: after a reconnect this process subscribes again and drops every cache,
+ * since changes announced meanwhile were not heard.
  */
-export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: string): Promise<ChangeSync> {
+export async function syncThroughRedis(redis: RedisLink, bus: ChangeBus): Promise<ChangeSync> {
   const origin = randomAlphanumeric(16);
-  const publisher = new RedisClient(url);
-  const subscriber = new RedisClient(url);
-  const channel = `${CHANNEL}:${namespace}`;
-  await subscriber.subscribe(channel, (text: string) => {
+  const subscriber = await redis.openConnection();
+  const channel = redisChannel(redis.prefix, redis.url, "changes");
+  const listen = (text: string) => {
     try {
       const message = JSON.parse(text) as Message;
       if (message.origin === origin || typeof message.origin !== "string") return;
@@ -108,9 +108,15 @@ export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: s
           bus.deliverLeaseWanted(message.side, message.id);
       } else if (CHANGE_TOPICS.includes(message.topic)) bus.deliver(message.topic, message.id);
     } catch {}
-  });
+  };
+  await subscriber.client.subscribe(channel, listen);
+  subscriber.onReconnect = () => {
+    subscriber.client.subscribe(channel, listen).catch(() => {});
+    for (const topic of CHANGE_TOPICS) bus.deliver(topic);
+  };
   const sending = new Outgoing();
-  const publish = (message: Message) => sending.track(publisher.publish(channel, JSON.stringify(message)));
+  const publish = (message: Message) =>
+    sending.track(redis.call((client) => client.publish(channel, JSON.stringify(message)), "a change"));
   bus.outbox = (topic, id) => publish({ origin, topic, id });
   bus.settledOutbox = (seq, users, tokens) =>
     publish({ origin, topic: "settled", seq, users: [...users], tokens: [...tokens] });
@@ -124,7 +130,6 @@ export async function syncThroughRedis(url: string, bus: ChangeBus, namespace: s
       bus.leaseWantedOutbox = undefined;
       await sending.settled();
       subscriber.close();
-      publisher.close();
     },
   };
 }

@@ -17,6 +17,19 @@ export interface Config {
   sqlitePath: string;
   sqlDsn: string;
   redisUrl: string;
+  /** Prefix of every Redis key and pub/sub channel; empty: derived from the database's identity (see redis/namespace.ts). */
+  redisPrefix: string;
+  /** Redis connections for commands (pub/sub has its own). */
+  redisPoolSize: number;
+  /** Longest wait for Redis: to connect at start, and for one command (then the caller fails fast or falls back). */
+  redisTimeoutMs: number;
+  /** Most connections to PostgreSQL/MySQL; idle ones close after `sqlPoolIdleSeconds`. */
+  sqlPoolSize: number;
+  sqlPoolIdleSeconds: number;
+  /** Bearer token that opens GET /metrics; empty with no allowed addresses: /metrics answers 404. */
+  metricsToken: string;
+  /** Client addresses or CIDR ranges (space or comma separated) that may read /metrics without the token. */
+  metricsAllow: string;
   /** The server secret (HMACs, token key seals, encryption at rest); empty means the key file's. */
   sessionSecret: string;
   /** Where the secret key is kept when SESSION_SECRET is unset; empty (an in-memory database): a key for this run. */
@@ -77,6 +90,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sqlitePath,
     sqlDsn: env.SQL_DSN ?? "",
     redisUrl: env.REDIS_CONN_STRING ?? "",
+    redisPrefix: env.REDIS_PREFIX ?? "",
+    redisPoolSize: Math.max(1, int(env.REDIS_POOL_SIZE, 1, "REDIS_POOL_SIZE")),
+    redisTimeoutMs: int(env.REDIS_TIMEOUT_MS, 2000, "REDIS_TIMEOUT_MS") || 2000,
+    sqlPoolSize: Math.max(1, int(env.SQL_POOL_SIZE, 10, "SQL_POOL_SIZE")),
+    sqlPoolIdleSeconds: int(env.SQL_POOL_IDLE_SECONDS, 30, "SQL_POOL_IDLE_SECONDS"),
+    metricsToken: env.METRICS_TOKEN ?? "",
+    metricsAllow: env.METRICS_ALLOW ?? "",
     sessionSecret,
     secretKeyFile: env.SECRET_KEY_FILE || (sqlitePath === ":memory:" ? "" : join(dirname(sqlitePath), "tollgate.key")),
     initialRootPassword: env.INITIAL_ROOT_PASSWORD ?? "",

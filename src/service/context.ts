@@ -1,18 +1,20 @@
 import { connect, type Db } from "../db/connect";
 import { insertIfAbsent } from "../db/queries/key-value";
 import { migrate } from "../db/migrations";
-import { RedisClient } from "bun";
 import { ChangeBus } from "./changes";
 import { openRelayState, type RelayState } from "./relay/state";
 import type { Config } from "./config";
 import { syncThroughDatabase, syncThroughRedis } from "./change-sync";
-import { keyedHash, randomAlphanumeric } from "./crypto";
+import { randomAlphanumeric } from "./crypto";
 import { OptionStore } from "./options/store";
 import { AddressLimits } from "./limits/address-limits";
 import { MemorySignInFailures, RedisSignInFailures, type SignInFailures } from "./limits/sign-in-failures";
 import { CachedSessionStore } from "./sessions/cached-store";
 import { DbSessionStore } from "./sessions/db-store";
 import { RedisSessionStore } from "./sessions/redis-store";
+import { RedisLink } from "./redis/connection";
+import { sharedOrLocal } from "./redis/fallback";
+import { redisPrefix } from "./redis/namespace";
 import type { SessionStore } from "./sessions/store";
 import { openSecrets } from "./secrets/open";
 import { UserDirectory } from "./users/directory";
@@ -39,46 +41,98 @@ export interface ServiceContext {
   readonly startedAt: number;
   /** The relay's in-memory state: routing table, token cache and balance book. */
   readonly relay: RelayState;
+  /** The shared Redis (REDIS_CONN_STRING), with this deployment's key prefix; undefined without one. */
+  readonly redis?: RedisLink;
+  /** Set when the process is stopping: readiness answers false from then on. */
+  readonly lifecycle: { draining: boolean };
   close(): Promise<void>;
 }
 
-export async function openServiceContext(
-  config: Config,
-  opened: Db = connect({ dsn: config.sqlDsn, sqlitePath: config.sqlitePath }),
-) {
+/** The database of a configuration, its pool sized by SQL_POOL_SIZE / SQL_POOL_IDLE_SECONDS. */
+export const connectDatabase = (config: Config): Db =>
+  connect({
+    dsn: config.sqlDsn,
+    sqlitePath: config.sqlitePath,
+    poolSize: config.sqlPoolSize,
+    idleSeconds: config.sqlPoolIdleSeconds,
+  });
+
+/** What start-up has opened so far, closed in reverse order when a later step fails. */
+class Opened {
+  private readonly closers: (() => unknown)[] = [];
+
+  add<T>(thing: T, close: (thing: T) => unknown): T {
+    this.closers.push(() => close(thing));
+    return thing;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const close of this.closers.reverse()) await Promise.resolve(close()).catch(() => {});
+  }
+}
+
+/**
+ * Opens everything a service call needs. A step that fails closes what the earlier ones opened (database pool,
+ * Redis connections) before the error reaches the caller, so a failed start holds no connection.
+ */
+export async function openServiceContext(config: Config, opened: Db = connectDatabase(config)) {
+  const started = new Opened();
+  started.add(opened, (db) => db.close());
+  try {
+    return await openOn(config, opened, started);
+  } catch (error) {
+    await started.closeAll();
+    throw error;
+  }
+}
+
+async function openOn(config: Config, opened: Db, started: Opened): Promise<ServiceContext> {
   await migrate(opened);
   await fillUsernameKeys(opened);
-  const { secret, source, notices, cipher } = await openSecrets(opened, config).catch(async (error) => {
-    await opened.close();
-    throw error;
-  });
+  const { secret, source, notices, cipher } = await openSecrets(opened, config);
   const db: Db = { ...opened, secrets: cipher };
   const changes = new ChangeBus();
   const options = new OptionStore(db, changes);
   await options.load();
-  const namespace = keyedHash(secret, "redis-namespace").slice(0, 16);
-  const sync = config.redisUrl
-    ? await syncThroughRedis(config.redisUrl, changes, namespace)
-    : await syncThroughDatabase(db, changes);
-  const sessions: SessionStore = new CachedSessionStore(
-    config.redisUrl
-      ? new RedisSessionStore(config.redisUrl, secret, config.sessionTtlSeconds)
-      : new DbSessionStore(db, secret, config.sessionTtlSeconds),
-  );
-  const limitsRedis = config.redisUrl ? new RedisClient(config.redisUrl) : undefined;
-  const limitsPrefix = `tollgate:${namespace}:`;
-  const addressLimits = new AddressLimits(
-    config.rateLimits,
-    limitsRedis && { client: limitsRedis, prefix: limitsPrefix },
-  );
-  const signInFailures: SignInFailures = limitsRedis
-    ? new RedisSignInFailures(limitsRedis, `${limitsPrefix}sign-in:`, config.loginBackoff)
-    : new MemorySignInFailures(config.loginBackoff);
   const databaseId = await insertIfAbsent(db, "internals", "database_id", randomAlphanumeric(16));
+  const redis =
+    config.redisUrl &&
+    started.add(
+      await RedisLink.open(
+        config.redisUrl,
+        config.redisPoolSize,
+        config.redisTimeoutMs,
+        redisPrefix(config, databaseId),
+      ),
+      (link) => link.close(),
+    );
+  const sync = started.add(
+    redis ? await syncThroughRedis(redis, changes) : await syncThroughDatabase(db, changes),
+    (s) => s.close(),
+  );
+  const record = new DbSessionStore(db, secret, config.sessionTtlSeconds);
+  const sessions: SessionStore = started.add(
+    new CachedSessionStore(redis ? new RedisSessionStore(record, redis, secret) : record),
+    (s) => s.close(),
+  );
+  const addressLimits = started.add(new AddressLimits(config.rateLimits, redis || undefined), (l) => l.close());
+  const localFailures = new MemorySignInFailures(config.loginBackoff);
+  const signInFailures: SignInFailures = started.add(
+    redis
+      ? sharedOrLocal<SignInFailures>(
+          new RedisSignInFailures(redis.client, `${redis.prefix}sign-in:`, config.loginBackoff),
+          localFailures,
+          redis.timeoutMs,
+          "a sign-in backoff",
+        )
+      : localFailures,
+    (f) => f.close(),
+  );
   const relay = openRelayState(db, changes, config, databaseId);
+  started.add(relay, (r) => r.close());
   await relay.ready;
   await relay.book.recover();
-  const ctx: ServiceContext = {
+  return {
     config,
     db,
     options,
@@ -91,15 +145,16 @@ export async function openServiceContext(
     signInFailures,
     startedAt: Math.floor(Date.now() / 1000),
     relay,
+    redis: redis || undefined,
+    lifecycle: { draining: false },
     async close() {
       await relay.close();
       await sync.close();
       addressLimits.close();
       signInFailures.close();
-      limitsRedis?.close();
       await sessions.close();
+      if (redis) redis.close();
       await db.close();
     },
   };
-  return ctx;
 }

@@ -99,13 +99,15 @@ describe.each(DIALECTS)("sessions on %s", (dialect) => {
     });
   });
 
-  describe("in Redis", () => {
-    test("nothing is written to the sessions table", async () => {
+  describe("with Redis", () => {
+    test("the database keeps the record of a session, Redis a copy of it once used", async () => {
       const ctx = await instance(REDIS);
       const before = await countRows(ctx, "sessions");
       const id = await ctx.sessions.create(47);
+      expect(await countRows(ctx, "sessions")).toBe(before + 1);
       expect(await ctx.sessions.userOf(id)).toBe(47);
-      expect(await countRows(ctx, "sessions")).toBe(before);
+      const cached = await ctx.redis!.client.get(`${ctx.redis!.prefix}session:${keyedHash(ctx.secret, id)}`);
+      expect(cached).toBe("47");
     });
 
     test("a session expires with SESSION_TTL_SECONDS", async () => {

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { VERSION } from "../../shared/version";
 import { sub } from "../define";
-import { action, integer, say } from "../output";
+import { action, integer, report, say } from "../output";
 import { progress } from "../progress";
 
 /** The server's configuration; loaded on use, so `--version` and `--help` stay quick. */
@@ -36,7 +36,10 @@ export function systemCommands(program: Command): void {
     .option("-p, --port <port>", "port to listen on (default: PORT or 3000)", integer(0, 65535))
     .action(async (flags: { port?: number }) => {
       const { serve } = await import("../../server/serve");
-      await serve(flags);
+      await serve(flags).catch((error) => {
+        report(error);
+        process.exit(process.exitCode);
+      });
     });
 
   sub(program, "version", "print the version", "tollgate version").action(() => say(VERSION));

@@ -1,10 +1,7 @@
 import { render } from "ink";
 import { relayProbe } from "../../gateway/relay/probe";
-import { SERVED_TYPES } from "../../gateway/relay/providers/registry";
-import { serveChannelTypes } from "../../service/channels/served-types";
 import { actingRoot } from "../../service/accounts/acting-root";
-import { openServiceContext } from "../../service/context";
-import { cliConfig } from "../context";
+import { openCliService } from "../context";
 import type { Language } from "./language";
 import { compileMacrosOnLoad } from "./macros";
 
@@ -13,8 +10,7 @@ export async function runTui(language: Language): Promise<void> {
   await compileMacrosOnLoad();
   const [{ App }, { i18n }] = await Promise.all([import("./app"), import("../../console/i18n")]);
   i18n.activate(language);
-  const ctx = await openServiceContext(cliConfig());
-  serveChannelTypes(SERVED_TYPES);
+  const ctx = await openCliService();
   try {
     const actor = await actingRoot(ctx);
     // The terminal was checked before; a CI variable in the environment must not turn the screen static.

@@ -23,12 +23,17 @@ class BunSqlConnection implements DatabaseConnection {
 }
 
 export class BunSqlDriver implements Driver {
+  /** Connections acquired and not yet released. */
+  inUse = 0;
+
   constructor(private readonly pool: SQL) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new BunSqlConnection(await this.pool.reserve());
+    const connection = new BunSqlConnection(await this.pool.reserve());
+    this.inUse++;
+    return connection;
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -44,6 +49,7 @@ export class BunSqlDriver implements Driver {
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.inUse--;
     (connection as BunSqlConnection).reserved.release();
   }
 

@@ -1,4 +1,4 @@
-import { CompiledQuery } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { Db } from "../connect";
 import { SQLITE_RELEASED } from "./sqlite-released";
 
@@ -104,4 +104,13 @@ async function isLatest(db: Db, names: string[]): Promise<boolean> {
   if ([...at.values()].some(Number.isNaN)) return false;
   const order = [...at.keys()].sort((a, b) => at.get(a)! - at.get(b)! || a.localeCompare(b));
   return order.length === names.length && order.every((name, i) => name === names[i]);
+}
+
+/** How many of the known migrations the database has not applied (a query that also proves the database answers). */
+export async function pendingMigrationCount(db: Db): Promise<number> {
+  const { migrations } = await import("./list");
+  const builder = db.k as unknown as Kysely<Record<string, { name: string }>>;
+  const executed = await builder.selectFrom(MIGRATION_TABLE).select("name").execute();
+  const applied = new Set(executed.map((r) => r.name));
+  return Object.keys(migrations(db.dialect)).filter((name) => !applied.has(name)).length;
 }

@@ -59,6 +59,7 @@ async function insertLogs(db: Exec, logs: NewLogRow[]): Promise<void> {
  * are compiled once; their parameters are the deltas in column order, then the row's id.
  */
 export async function writeChargeTotals(db: Exec, totals: ChargeTotals): Promise<void> {
+  await insertLogs(db, totals.logs);
   for (const [id, d] of totals.users) {
     await runPrepared(
       db,
@@ -99,7 +100,6 @@ export async function writeChargeTotals(db: Exec, totals: ChargeTotals): Promise
       [used, id],
     );
   }
-  await insertLogs(db, totals.logs);
 }
 
 export async function readUserQuota(db: Exec, id: number): Promise<number | undefined> {

@@ -4,14 +4,18 @@ export async function insertSession(db: Exec, id: string, userId: number, now: n
   await db.k.insertInto("sessions").values({ id, user_id: userId, created_at: now, expires_at: expiresAt }).execute();
 }
 
-export async function findSessionUser(db: Exec, id: string, now: number): Promise<number | undefined> {
-  const row = await db.k
+/** The user and expiry (epoch seconds) of a live session. */
+export async function findLiveSession(
+  db: Exec,
+  id: string,
+  now: number,
+): Promise<{ user_id: number; expires_at: number } | undefined> {
+  return db.k
     .selectFrom("sessions")
-    .select("user_id")
+    .select(["user_id", "expires_at"])
     .where("id", "=", id)
     .where("expires_at", ">", now)
     .executeTakeFirst();
-  return row?.user_id;
 }
 
 export async function deleteSession(db: Exec, id: string): Promise<void> {

@@ -45,7 +45,9 @@ function relayCall(ctx: ServiceContext): RelayCall {
       const req = await parseRelayRequest(request, path, endpoint, limit);
       return await runRelay({ ctx, caller: who, endpoint, req, requestId, ip, startedAt });
     } catch (error) {
-      return relayErrorResponse(error, requestId);
+      const reply = relayErrorResponse(error, requestId);
+      ctx.relay.metrics.failed(endpoint.kind, reply.status);
+      return reply;
     }
   };
 }

@@ -120,6 +120,7 @@ function unservedEndpoint(s: CallState, channel: RouteChannel): AttemptResult & 
 }
 
 async function noteFailure(s: CallState, channel: RouteChannel, failure: AttemptFailure): Promise<void> {
+  s.ctx.relay.metrics.upstreamFailed(channel.row.id, failure.status);
   if (!channel.row.auto_ban || !s.ctx.options.bool("AutomaticDisableChannelEnabled")) return;
   const reason = disableReason(s.ctx, failure);
   if (reason) await setChannelStatus(s.ctx, channel.row.id, ChannelStatus.AutoDisabled, reason).catch(() => {});

@@ -44,7 +44,11 @@ export interface SetupInput {
   DemoSiteEnabled?: unknown;
 }
 
-async function createRoot(ctx: ServiceContext, username: string, password: string): Promise<void> {
+/**
+ * Creates the root account unless one exists; answers whether this call created it. The check is made under
+ * the setup lock, so of several processes starting together on an empty database exactly one creates it.
+ */
+async function createRoot(ctx: ServiceContext, username: string, password: string): Promise<boolean> {
   const prepared = await prepareUser({
     username,
     password,
@@ -52,13 +56,15 @@ async function createRoot(ctx: ServiceContext, username: string, password: strin
     role: Role.Root,
     quota: ROOT_QUOTA,
   });
-  await inTransaction(ctx.db, async (tx) => {
+  const created = await inTransaction(ctx.db, async (tx) => {
     await lockSetup(tx);
-    if (await hasLiveRoot(tx, Role.Root)) refuse("the system is already initialized");
+    if (await hasLiveRoot(tx, Role.Root)) return false;
     await insertPreparedUser(tx, prepared);
     await insertSetupRow(tx, VERSION, nowSeconds());
+    return true;
   });
   setUpContexts.add(ctx);
+  return created;
 }
 
 /** The first-run wizard: creates the root account, once. */
@@ -68,13 +74,16 @@ export async function completeSetup(ctx: ServiceContext, input: SetupInput): Pro
   const password = typeof input.password === "string" ? input.password : "";
   if (!username.trim() || !password) refuse("username and password are required");
   if (password !== input.confirmPassword) refuse("the two passwords do not match");
-  await createRoot(ctx, username, password);
+  if (!(await createRoot(ctx, username, password))) refuse("the system is already initialized");
   for (const key of ["SelfUseModeEnabled", "DemoSiteEnabled"] as const) {
     if (typeof input[key] === "boolean") await ctx.options.set(key, input[key]);
   }
 }
 
-/** At start: INITIAL_ROOT_PASSWORD creates `root` when no root exists. No factory-default password, ever. */
+/**
+ * At start (of `serve` and of every CLI command): INITIAL_ROOT_PASSWORD creates `root` when no root exists.
+ * No factory-default password, ever. Safe when several processes start together: one creates, the others find it.
+ */
 export async function bootstrapRoot(ctx: ServiceContext): Promise<"created" | "exists" | "needs-setup"> {
   if (await hasLiveRoot(ctx.db, Role.Root)) {
     if (!(await hasSetupRow(ctx.db))) await insertSetupRow(ctx.db, VERSION, nowSeconds());
@@ -83,6 +92,5 @@ export async function bootstrapRoot(ctx: ServiceContext): Promise<"created" | "e
   }
   const password = ctx.config.initialRootPassword;
   if (!password) return "needs-setup";
-  await createRoot(ctx, "root", password);
-  return "created";
+  return (await createRoot(ctx, "root", password)) ? "created" : "exists";
 }

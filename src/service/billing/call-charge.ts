@@ -186,6 +186,16 @@ export class CallCharge {
       ? this.logRow(usage, !reported, quota, firstResponseMs, streamEnd)
       : null;
     ctx.relay.book.settle(this.reservation!, { channelId: this.channelId, quota, log });
+    ctx.relay.metrics.settled({
+      endpoint: this.call.endpoint.kind,
+      model: req.model,
+      channel: this.channelId,
+      seconds: (Date.now() - this.call.startedAt) / 1000,
+      firstByteSeconds: firstResponseMs / 1000,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      quota,
+    });
     recordConsumption(ctx, {
       userId: caller.user.id,
       username: caller.user.username,

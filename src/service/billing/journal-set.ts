@@ -42,6 +42,13 @@ export class JournalSet {
     this.recoverTimer.unref();
   }
 
+  /** Bytes of the journal files this process has open (what a crash now would leave to replay, and more). */
+  get bytes(): number {
+    let total = 0;
+    for (const journal of this.journals) total += journal.bytes;
+    return total;
+  }
+
   /** Appends the charge to the current journal (opening the first one on need; written at the end of the turn). */
   append(charge: Charge): void {
     if (this.journals.length === 0) this.journals.push(new ChargeJournal(this.place.dir, this.place.databaseId));

@@ -1,18 +1,22 @@
-import type { RedisClient } from "bun";
 import { MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from "../rate-limit";
+import type { RedisLink } from "../redis/connection";
+import { sharedOrLocal } from "../redis/fallback";
 import type { LimitedAction, Window } from "./settings";
 
-/** One sliding window per limited action and client address, shared by every instance when Redis is given. */
+/**
+ * One sliding window per limited action and client address, shared by every instance when Redis is given;
+ * while Redis does not answer, each instance counts in its own memory.
+ */
 export class AddressLimits {
   private readonly limiters: Record<LimitedAction, RateLimiter>;
 
-  constructor(windows: Record<LimitedAction, Window>, redis?: { client: RedisClient; prefix: string }) {
-    const entries = Object.entries(windows).map(([action, { count, windowSeconds }]) => [
-      action,
-      redis
-        ? new RedisRateLimiter(redis.client, count, windowSeconds, `${redis.prefix}rate:${action}:`)
-        : new MemoryRateLimiter(count, windowSeconds),
-    ]);
+  constructor(windows: Record<LimitedAction, Window>, redis?: RedisLink) {
+    const entries = Object.entries(windows).map(([action, { count, windowSeconds }]) => {
+      const local = new MemoryRateLimiter(count, windowSeconds);
+      if (!redis) return [action, local];
+      const shared = new RedisRateLimiter(redis.client, count, windowSeconds, `${redis.prefix}rate:${action}:`);
+      return [action, sharedOrLocal<RateLimiter>(shared, local, redis.timeoutMs, "a rate limit")];
+    });
     this.limiters = Object.fromEntries(entries) as Record<LimitedAction, RateLimiter>;
   }
 

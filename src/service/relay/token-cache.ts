@@ -2,6 +2,7 @@ import { findLiveTokenByHash } from "../../db/queries/tokens";
 import type { Exec } from "../../db/exec";
 import type { TokenRow } from "../../db/schema";
 import type { ChangeBus } from "../changes";
+import { SingleFlight } from "../single-flight";
 
 interface Entry {
   token: TokenRow | undefined;
@@ -16,6 +17,9 @@ export class TokenCache {
   private readonly byHash = new Map<string, Entry>();
   private readonly hashById = new Map<number, string>();
   private readonly unsubscribe: () => void;
+  /** Lookups answered from memory, and those that had to read the database (for the operator's metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly db: Exec,
@@ -27,22 +31,39 @@ export class TokenCache {
       if (id === undefined) {
         this.byHash.clear();
         this.hashById.clear();
+        this.reading.forget();
         return;
       }
       const hash = this.hashById.get(id);
-      if (hash) this.byHash.delete(hash);
+      if (hash) {
+        this.byHash.delete(hash);
+        this.reading.forget(hash);
+      }
     });
   }
 
-  /** The token when a fresh entry is held (null: known not to exist); undefined when it must be read (`get`). */
-  peek(hash: string): TokenRow | null | undefined {
+  private fresh(hash: string): TokenRow | null | undefined {
     const hit = this.byHash.get(hash);
     return hit && hit.until > Date.now() ? (hit.token ?? null) : undefined;
   }
 
-  async get(hash: string): Promise<TokenRow | undefined> {
-    const held = this.peek(hash);
-    if (held !== undefined) return held ?? undefined;
+  /** The token when a fresh entry is held (null: known not to exist); undefined when it must be read (`get`). */
+  peek(hash: string): TokenRow | null | undefined {
+    const held = this.fresh(hash);
+    if (held === undefined) this.misses++;
+    else this.hits++;
+    return held;
+  }
+
+  private readonly reading = new SingleFlight<string, TokenRow | undefined>();
+
+  get(hash: string): Promise<TokenRow | undefined> {
+    const held = this.fresh(hash);
+    if (held !== undefined) return Promise.resolve(held ?? undefined);
+    return this.reading.run(hash, () => this.read(hash));
+  }
+
+  private async read(hash: string): Promise<TokenRow | undefined> {
     const now = Date.now();
     const token = await findLiveTokenByHash(this.db, hash);
     if (this.byHash.size >= this.maxEntries) {

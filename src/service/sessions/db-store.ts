@@ -3,7 +3,7 @@ import {
   deleteExpiredSessions,
   deleteSession,
   deleteUserSessions,
-  findSessionUser,
+  findLiveSession,
   insertSession,
 } from "../../db/queries/sessions";
 import { keyedHash, randomAlphanumeric } from "../crypto";
@@ -29,8 +29,14 @@ export class DbSessionStore implements SessionStore {
     return raw;
   }
 
-  userOf(rawId: string): Promise<number | undefined> {
-    return findSessionUser(this.db, keyedHash(this.secret, rawId), nowSeconds());
+  async userOf(rawId: string): Promise<number | undefined> {
+    return (await this.find(keyedHash(this.secret, rawId)))?.userId;
+  }
+
+  /** The live session stored under `hash` (the keyed hash of its raw id). */
+  async find(hash: string): Promise<{ userId: number; expiresAt: number } | undefined> {
+    const row = await findLiveSession(this.db, hash, nowSeconds());
+    return row && { userId: row.user_id, expiresAt: row.expires_at };
   }
 
   revoke(rawId: string): Promise<void> {

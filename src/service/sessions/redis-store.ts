@@ -1,54 +1,70 @@
-import { RedisClient } from "bun";
-import { keyedHash, randomAlphanumeric } from "../crypto";
+import { keyedHash } from "../crypto";
+import type { RedisLink } from "../redis/connection";
+import { nowSeconds } from "../time";
+import type { DbSessionStore } from "./db-store";
 import type { SessionStore } from "./store";
 
+/** Longest a session stays cached in Redis: bounds how long a revocation Redis missed (it was down) can go unseen. */
+const CACHE_SECONDS = 60;
+
 /**
- * Sessions in Redis: shared by every instance, expiring by TTL; a per-user set allows revoking them all.
- * Keys live under a namespace derived from the secret, so deployments sharing one Redis (each with its own
- * database, where user ids repeat) never revoke each other's sessions.
+ * Sessions kept in the database (the record) and cached in Redis, shared by every instance. A lookup asks
+ * Redis first and the database on a miss; while Redis is down or slow (beyond the command timeout) every
+ * lookup goes to the database, so signing in and staying signed in never depend on Redis, and a Redis that
+ * comes back empty only costs database reads. A revocation deletes the record first, then the cached entry.
  */
 export class RedisSessionStore implements SessionStore {
-  private readonly redis: RedisClient;
-  private readonly prefix: string;
-
   constructor(
-    url: string,
+    private readonly record: DbSessionStore,
+    private readonly redis: RedisLink,
     private readonly secret: string,
-    private readonly ttlSeconds: number,
-    prefix = "tollgate:",
-  ) {
-    this.redis = new RedisClient(url);
-    this.prefix = `${prefix}${keyedHash(secret, "redis-namespace").slice(0, 16)}:`;
-  }
+  ) {}
 
-  private sessionKey = (hash: string) => `${this.prefix}session:${hash}`;
-  private userKey = (userId: number) => `${this.prefix}user-sessions:${userId}`;
+  private sessionKey = (hash: string) => `${this.redis.prefix}session:${hash}`;
+  private userKey = (userId: number) => `${this.redis.prefix}user-sessions:${userId}`;
 
-  async create(userId: number): Promise<string> {
-    const raw = randomAlphanumeric(43);
-    const hash = keyedHash(this.secret, raw);
-    await this.redis.send("SET", [this.sessionKey(hash), String(userId), "EX", String(this.ttlSeconds)]);
-    await this.redis.sadd(this.userKey(userId), hash);
-    await this.redis.expire(this.userKey(userId), this.ttlSeconds);
-    return raw;
+  create(userId: number): Promise<string> {
+    return this.record.create(userId);
   }
 
   async userOf(rawId: string): Promise<number | undefined> {
-    const value = await this.redis.get(this.sessionKey(keyedHash(this.secret, rawId)));
-    return value === null ? undefined : Number(value);
+    const hash = keyedHash(this.secret, rawId);
+    const cached = await this.redis.call((client) => client.get(this.sessionKey(hash)), "a session").catch(() => null);
+    if (cached !== null) return Number(cached);
+    const found = await this.record.find(hash);
+    if (found) await this.remember(hash, found.userId, Math.min(CACHE_SECONDS, found.expiresAt - nowSeconds()));
+    return found?.userId;
+  }
+
+  /** Caches a session; listed under its user first, so a revocation of all the user's sessions finds it. */
+  private async remember(hash: string, userId: number, seconds: number): Promise<void> {
+    if (seconds <= 0) return;
+    await this.redis
+      .call(async (client) => {
+        await client.sadd(this.userKey(userId), hash);
+        await client.expire(this.userKey(userId), CACHE_SECONDS);
+        await client.send("SET", [this.sessionKey(hash), String(userId), "EX", String(seconds)]);
+      }, "caching a session")
+      .catch(() => {});
   }
 
   async revoke(rawId: string): Promise<void> {
-    await this.redis.del(this.sessionKey(keyedHash(this.secret, rawId)));
+    await this.record.revoke(rawId);
+    const key = this.sessionKey(keyedHash(this.secret, rawId));
+    await this.redis.call((client) => client.del(key), "a session revocation").catch(() => {});
   }
 
   async revokeAllOf(userId: number): Promise<void> {
-    const hashes = await this.redis.smembers(this.userKey(userId));
-    const keys = [...hashes.map(this.sessionKey), this.userKey(userId)];
-    await this.redis.send("DEL", keys);
+    await this.record.revokeAllOf(userId);
+    await this.redis
+      .call(async (client) => {
+        const hashes = await client.smembers(this.userKey(userId));
+        await client.send("DEL", [...hashes.map(this.sessionKey), this.userKey(userId)]);
+      }, "a session revocation")
+      .catch(() => {});
   }
 
-  async close(): Promise<void> {
-    this.redis.close();
+  close(): Promise<void> {
+    return this.record.close();
   }
 }

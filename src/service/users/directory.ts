@@ -1,5 +1,6 @@
 import type { Exec } from "../../db/exec";
 import type { ChangeBus } from "../changes";
+import { SingleFlight } from "../single-flight";
 import { findUserById, updateUser } from "../../db/queries/users";
 import type { UserPatch, UserRow } from "../../db/schema";
 
@@ -25,7 +26,11 @@ export class UserDirectory {
     private readonly freshMs = 1000,
     private readonly maxEntries = 100_000,
   ) {
-    changes.on("users", (id) => (id === undefined ? this.entries.clear() : this.entries.delete(id)));
+    changes.on("users", (id) => {
+      if (id === undefined) this.entries.clear();
+      else this.entries.delete(id);
+      this.reading.forget(id);
+    });
   }
 
   /** The user when a fresh entry is held (null: known not to exist); undefined when it must be read (`get`). */
@@ -34,9 +39,15 @@ export class UserDirectory {
     return hit && hit.until > Date.now() ? (hit.user ?? null) : undefined;
   }
 
-  async get(id: number): Promise<UserRow | undefined> {
+  private readonly reading = new SingleFlight<number, UserRow | undefined>();
+
+  get(id: number): Promise<UserRow | undefined> {
     const held = this.peek(id);
-    if (held !== undefined) return held ?? undefined;
+    if (held !== undefined) return Promise.resolve(held ?? undefined);
+    return this.reading.run(id, () => this.read(id));
+  }
+
+  private async read(id: number): Promise<UserRow | undefined> {
     const now = Date.now();
     const user = await findUserById(this.db, id);
     if (this.entries.size >= this.maxEntries) this.entries.clear();
