@@ -1,6 +1,7 @@
 import { initialBundle, loginInteractive } from "./console";
 import { coldStart, selfThroughput } from "./foundation";
 import { relayBench } from "./relay";
+import { streamsBench, streamsOptions } from "./streams";
 import { logsBench } from "./logs";
 import { cliBench } from "./cli";
 import { binaryBench } from "./binary";
@@ -35,6 +36,9 @@ console.log(
 );
 
 await relayBench();
+
+// Open streams: N 500 and 2 000 by default; `bun run bench --full` runs the whole ladder (see bench/streams.ts).
+await streamsBench(streamsOptions(process.argv.slice(2)));
 
 await logsBench();
 
