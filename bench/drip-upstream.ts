@@ -9,6 +9,7 @@
  *   bun bench/drip-upstream.ts --port P [--first-ms 2000] [--chunks 100] [--interval-ms 20] [--latency-ms 10000]
  */
 import { parseArgs } from "node:util";
+import { directStream } from "../src/gateway/relay/direct-stream";
 
 const { values } = parseArgs({
   options: {
@@ -41,18 +42,17 @@ const REPLY = JSON.stringify({
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" };
 const JSON_HEADERS = { "content-type": "application/json" };
 
-function drip(signal: AbortSignal): ReadableStream {
-  return new ReadableStream({
-    type: "direct",
+function drip(): ReadableStream {
+  let stop = () => {};
+  return directStream({
     pull(controller) {
       return new Promise<void>((resolve) => {
         let sent = 0;
         let timer: Timer | undefined;
-        const stop = () => {
+        stop = () => {
           clearTimeout(timer);
           resolve();
         };
-        signal.addEventListener("abort", stop, { once: true });
         const step = () => {
           try {
             if (sent === chunks) {
@@ -71,6 +71,7 @@ function drip(signal: AbortSignal): ReadableStream {
         timer = setTimeout(step, firstMs);
       });
     },
+    cancel: () => stop(),
   });
 }
 
@@ -81,7 +82,7 @@ const server = Bun.serve({
   async fetch(request) {
     if (request.method !== "POST") return new Response("drip upstream");
     const body = (await request.json()) as { stream?: boolean };
-    if (body.stream) return new Response(drip(request.signal), { headers: SSE_HEADERS });
+    if (body.stream) return new Response(drip(), { headers: SSE_HEADERS });
     await Bun.sleep(latencyMs);
     return new Response(REPLY, { headers: JSON_HEADERS });
   },
