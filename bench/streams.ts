@@ -66,8 +66,13 @@ interface Run extends ClientFigures {
   rssPerOpen: number;
 }
 
-async function startProcess(name: string, cmd: string[], url: string): Promise<Subprocess> {
-  const proc = spawn({ cmd, stdout: "ignore", stderr: "inherit" });
+async function startProcess(
+  name: string,
+  cmd: string[],
+  url: string,
+  env: Record<string, string> = {},
+): Promise<Subprocess> {
+  const proc = spawn({ cmd, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
   const started = performance.now();
   for (;;) {
     try {
@@ -238,6 +243,8 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
           "forwarder",
           pinned(SERVER_CPU, ["bun", script, "--port", String(port), "--upstream", fakeUrl]),
           url,
+          // fetch holds at most 256 requests in flight by default and queues the rest: N open streams need N.
+          { BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" },
         );
         return { name: "forwarder", url, pid: proc.pid, key: "", stop: () => stop(proc) };
       };
