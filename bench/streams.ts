@@ -18,12 +18,11 @@
  */
 import { spawn, type Subprocess } from "bun";
 import { existsSync, readFileSync } from "node:fs";
-import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cpuMicros, rssBytes, sampleRss } from "./proc";
-import { provision, type Target } from "./relay";
-import { freePort, median, ROOT, startGateway } from "./support";
+import { fmt, load, provision, table, type Target } from "./relay";
+import { freePort, median, ROOT, startGateway, untilAnswering } from "./support";
 
 const SERVER_CPU = 0;
 const CLIENT_CPU = 1;
@@ -73,16 +72,8 @@ async function startProcess(
   env: Record<string, string> = {},
 ): Promise<Subprocess> {
   const proc = spawn({ cmd, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
-  const started = performance.now();
-  for (;;) {
-    try {
-      await fetch(url);
-      return proc;
-    } catch {}
-    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}`);
-    if (performance.now() - started > 15_000) throw new Error(`${name} did not start within 15 s`);
-    await Bun.sleep(10);
-  }
+  await untilAnswering(name, proc, url);
+  return proc;
 }
 
 async function stop(proc: Subprocess) {
@@ -152,21 +143,6 @@ async function drive(target: Target, n: number, shape: Shape, measure: boolean):
 }
 
 const KiB = 1024;
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
-const load = () =>
-  loadavg()
-    .map((n) => n.toFixed(2))
-    .join(" ");
-
-function table(header: string[], rows: string[][]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) =>
-    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")}`;
-  console.log(line(header));
-  console.log(`  ${widths.map((w) => "-".repeat(w)).join("  ")}`);
-  for (const row of rows) console.log(line(row));
-}
-
 /** The run with the median of a figure, per figure: each column its own median over the rounds. */
 function medians(runs: Run[]): Run {
   const out = { ...runs[0]! };
