@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { fixedRate, httpRequest, type FixedRateResult } from "./fixed-rate";
 import { cpuMicros, rssBytes, sampleRss } from "./proc";
 import { SQLITE_CACHE_KIB } from "../src/db/connect";
-import { freePort, median, ROOT, startGateway, type Gateway } from "./support";
+import { freePort, median, ROOT, startGateway, untilAnswering, type Gateway } from "./support";
 import {
   callHeaders,
   CHAT,
@@ -78,16 +78,8 @@ export async function startScript(
     stderr: "inherit",
   });
   const url = `http://127.0.0.1:${port}`;
-  const started = performance.now();
-  for (;;) {
-    try {
-      await fetch(url);
-      return { url, proc };
-    } catch {}
-    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}`);
-    if (performance.now() - started > 15_000) throw new Error(`${name} did not start within 15 s`);
-    await Bun.sleep(10);
-  }
+  await untilAnswering(name, proc, url);
+  return { url, proc };
 }
 
 async function stopProc(proc: Subprocess) {
@@ -230,15 +222,15 @@ function pinSelf(cpu: number | undefined) {
 }
 
 const MB = 1024 * 1024;
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 const signed = (n: number, digits = 2) => (Number.isFinite(n) ? (n >= 0 ? "+" : "") + n.toFixed(digits) : "n/a");
 const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : "n/a");
-const load = () =>
+export const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(" ");
 
-function table(header: string[], rows: string[][]) {
+export function table(header: string[], rows: string[][]) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) =>
     `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")}`;

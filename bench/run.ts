@@ -1,6 +1,7 @@
 import { initialBundle, loginInteractive } from "./console";
 import { coldStart, selfThroughput } from "./foundation";
 import { relayBench } from "./relay";
+import { streamsBench, streamsOptions } from "./streams";
 import { logsBench } from "./logs";
 import { cliBench } from "./cli";
 import { binaryBench } from "./binary";
@@ -38,6 +39,8 @@ console.log(
 await relayBench();
 
 await multiInstanceBench();
+// Open streams: N 500 and 2 000 by default; `bun run bench --full` runs the whole ladder (see bench/streams.ts).
+await streamsBench(streamsOptions(process.argv.slice(2)));
 
 await logsBench();
 

@@ -12,6 +12,20 @@ export function freePort(): number {
   return port;
 }
 
+/** Waits until a started process answers at `url`; throws if it exits or does not answer within 15 s. */
+export async function untilAnswering(name: string, proc: Subprocess, url: string): Promise<void> {
+  const started = performance.now();
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch {}
+    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}`);
+    if (performance.now() - started > 15_000) throw new Error(`${name} did not start within 15 s`);
+    await Bun.sleep(10);
+  }
+}
+
 export interface Gateway {
   url: string;
   proc: Subprocess;

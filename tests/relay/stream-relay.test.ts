@@ -32,6 +32,14 @@ describe("what a relayed stream keeps for billing", () => {
     expect(outcome.end).toBe("done");
   });
 
+  test("a read holding several events forwards each as it came, less the usage-only chunk among them", async () => {
+    const comment = ": keep-alive\n\n";
+    const parts = [chunk("a") + chunk("b"), chunk("c") + usageChunk + comment + chunk("d"), "data: [DONE]\n\n"];
+    const { body, outcome } = await relay(parts);
+    expect(body).toBe(`${chunk("a")}${chunk("b")}${chunk("c")}${chunk("d")}data: [DONE]\n\n`);
+    expect(outcome.usage?.completionTokens).toBe(4);
+  });
+
   test("once the upstream reports usage, the text is no longer needed and the usage chunk is not forwarded", async () => {
     const { body, outcome } = await relay([chunk("hello "), chunk("world"), usageChunk, "data: [DONE]\n\n"]);
     expect(outcome.usage).toEqual({ promptTokens: 3, completionTokens: 4, cachedTokens: 0, cacheWriteTokens: 0 });

@@ -5,11 +5,9 @@ import { StreamEvents } from "./stream-events";
 import { afterThisTurn, NOT_YET, raceTimer, settledValue } from "./timed-read";
 
 type Read = ReturnType<ChunkReader["read"]>;
-type ReadResult = Awaited<Read>;
 
 const PING = new TextEncoder().encode(": PING\n\n");
 const TIMEOUT: unique symbol = Symbol("timeout");
-const PING_DUE: unique symbol = Symbol("ping");
 const ignore = () => {};
 
 /**
@@ -31,6 +29,10 @@ export class EventRelay {
   private pulling = false;
   private draining = false;
   private controller?: DirectController;
+  /** Fires after a quiet gap of the upstream (see `quiet`); re-armed by each chunk. */
+  private quietTimer?: Timer;
+  /** A quiet gap took the stream from the pull: the pull's read, when it settles, is no longer the pull's. */
+  private handedOff = false;
   /** What the upstream had delivered before the reply opened: the first bytes the client's stream writes. */
   private early = "";
 
@@ -73,19 +75,11 @@ export class EventRelay {
     this.options.onEnd(this.events.outcome);
   }
 
-  /** The next read (the one handed on, if any), raced against the ping interval when shorter than `waitMs`. */
-  private nextRead(waitMs: number): Promise<ReadResult | typeof TIMEOUT | typeof PING_DUE> {
-    this.pendingRead ??= this.reader.read();
-    const pingMs = this.options.pingSeconds * 1000;
-    const ping = pingMs > 0 && pingMs < waitMs;
-    return raceTimer<ReadResult, typeof TIMEOUT | typeof PING_DUE>(
-      this.pendingRead,
-      ping ? pingMs : waitMs,
-      ping ? PING_DUE : TIMEOUT,
-    );
-  }
-
-  /** The one pull of the client's stream: writes `early`, then each chunk as it arrives, until the end. */
+  /**
+   * The one pull of the client's stream: writes `early`, then each chunk as it arrives, until the end. It waits
+   * on the read alone; quiet gaps are the stream's one timer's business (see `quiet`), re-armed by each chunk:
+   * a timer and a race per chunk cost thousands of open streams garbage and CPU.
+   */
   async pull(controller: DirectController): Promise<void> {
     this.controller = controller;
     this.pulling = true;
@@ -93,17 +87,12 @@ export class EventRelay {
       const early = this.early;
       this.early = "";
       if (early && !this.send(early)) return;
+      this.armQuiet();
       for (;;) {
-        const result = await this.nextRead(this.options.idleTimeoutMs);
-        if (result === PING_DUE) {
-          if (!this.send(PING)) return;
-          continue;
-        }
-        if (result === TIMEOUT) {
-          if (!this.gone) this.closeWith("timeout", "");
-          return;
-        }
+        const result = await (this.pendingRead ??= this.reader.read());
+        if (this.handedOff) return;
         this.pendingRead = null;
+        this.quietTimer?.refresh();
         const out = this.events.take(result);
         if (result.done || this.events.sawDone)
           return this.closeWith(this.gone ? "client_gone" : result.done ? "eof" : "done", out);
@@ -111,11 +100,35 @@ export class EventRelay {
         if (this.gone) return;
       }
     } catch {
-      this.closeWith("error", "");
+      if (!this.handedOff) this.closeWith("error", "");
     } finally {
+      clearTimeout(this.quietTimer);
       this.pulling = false;
       if (this.gone) void this.drain();
     }
+  }
+
+  /** Starts the quiet-gap timer: pings when they are due sooner than the idle limit, else the limit. */
+  private armQuiet(): void {
+    const waitMs = this.options.idleTimeoutMs;
+    const pingMs = this.options.pingSeconds * 1000;
+    const ping = pingMs > 0 && pingMs < waitMs;
+    this.quietTimer = setTimeout(() => this.quiet(ping), ping ? pingMs : waitMs);
+  }
+
+  /**
+   * The upstream was quiet for a whole interval: a ping goes out (and the timer starts over), or the stream times
+   * out. A client found gone, or the timeout, takes the stream from the pull (which returns when its read
+   * settles): the upstream is drained, or the stream closed.
+   */
+  private quiet(ping: boolean): void {
+    if (ping && this.send(PING)) {
+      this.armQuiet();
+      return;
+    }
+    this.handedOff = true;
+    if (ping || this.gone) void this.drain();
+    else this.closeWith("timeout", "");
   }
 
   /** The client's stream was cancelled: the upstream is drained, now or when the pull lets it go. */

@@ -11,6 +11,11 @@ export class SseSplitter {
   private readonly decoder = new TextDecoder();
   /** The last chunk ended in CR (already read as a line end): an LF opening the next one belongs to it. */
   private afterCr = false;
+  /**
+   * The text of the last push when it was exactly its events, each with its blank line (nothing buffered before or
+   * after): a relay that changes none of them can forward it as it is. Undefined otherwise.
+   */
+  whole: string | undefined;
 
   push(chunk: Uint8Array): string[] {
     let text = this.decoder.decode(chunk, { stream: true });
@@ -23,6 +28,7 @@ export class SseSplitter {
       events.push(buffer.slice(start, end));
       start = end + 2;
     }
+    this.whole = buffer === text && start === buffer.length && start > 0 ? text : undefined;
     this.buffer = start === 0 ? buffer : buffer.slice(start);
     if (this.buffer.length > MAX_EVENT_CHARS) {
       throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
@@ -43,6 +49,7 @@ export class SseSplitter {
 
   /** Whatever is left when the stream ends without a final blank line. */
   rest(): string[] {
+    this.whole = undefined;
     const last = this.buffer.trim();
     this.buffer = "";
     return last ? [last] : [];

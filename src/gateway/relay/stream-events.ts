@@ -6,6 +6,8 @@ import { StreamedText } from "./stream-text";
 import { USAGE_MARK } from "./whole-stream";
 
 const DONE_EVENT = "data: [DONE]\n\n";
+/** What `takeEvent` answers for an event the client gets as it came (with its blank line). */
+const AS_IS = null;
 
 /** The stream's end marker, allowing for stray spaces around it (checked on every event: no copy for the usual ones). */
 const isDone = (data: string) => data === "[DONE]" || (data.length < 16 && data.trim() === "[DONE]");
@@ -50,13 +52,25 @@ export class StreamEvents {
   take(result: ReadableStreamReadResult<Uint8Array>): string {
     const events = result.done ? this.splitter.rest() : this.splitter.push(result.value);
     this.sawDone = false;
-    let out = "";
-    for (const event of events) out += this.takeEvent(event);
-    return out;
+    // Built only from the first event that is not forwarded as it came: most reads are forwarded whole, as decoded.
+    let out: string | undefined;
+    for (let i = 0; i < events.length; i++) {
+      const answer = this.takeEvent(events[i]!);
+      if (answer === AS_IS) {
+        if (out !== undefined) out += `${events[i]}\n\n`;
+        continue;
+      }
+      out ??= events
+        .slice(0, i)
+        .map((event) => `${event}\n\n`)
+        .join("");
+      out += answer;
+    }
+    return out ?? this.splitter.whole ?? events.map((event) => `${event}\n\n`).join("");
   }
 
-  /** One event: noted for billing, and answered as the bytes the client gets for it. */
-  private takeEvent(event: string): string {
+  /** One event: noted for billing, and answered as the bytes the client gets for it (AS_IS: the event itself). */
+  private takeEvent(event: string): string | typeof AS_IS {
     const data = eventData(event);
     if (data === undefined) return "";
     const { outcome } = this;
@@ -66,23 +80,23 @@ export class StreamEvents {
       return this.endMarker();
     }
     if (!outcome.usage) this.generated.keep(data);
-    return USAGE_MARK.test(data) ? this.takeUsage(event, data) : `${event}\n\n`;
+    return USAGE_MARK.test(data) ? this.takeUsage(data) : AS_IS;
   }
 
   /** An event that may carry the upstream's usage report: kept for billing; a usage-only chunk the client did not ask for is dropped. */
-  private takeUsage(event: string, data: string): string {
+  private takeUsage(data: string): string | typeof AS_IS {
     let parsed: any;
     try {
       parsed = JSON.parse(data);
     } catch {
-      return `${event}\n\n`;
+      return AS_IS;
     }
     const usage = streamedUsage(this.options.kind, parsed);
-    if (!usage) return `${event}\n\n`;
+    if (!usage) return AS_IS;
     this.outcome.usage = usage;
     this.generated.forget();
     const usageOnly = Array.isArray(parsed.choices) && parsed.choices.length === 0;
-    return usageOnly && !this.options.clientWantsUsage ? "" : `${event}\n\n`;
+    return usageOnly && !this.options.clientWantsUsage ? "" : AS_IS;
   }
 
   /** [DONE], preceded by a counted usage chunk when the client asked for usage and the upstream sent none. */

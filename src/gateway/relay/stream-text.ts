@@ -1,7 +1,12 @@
 import { streamedText, type EndpointKind } from "../../service/relay/endpoints";
 
-/** Raw event payloads kept for a possible count, in characters; past it they are reduced to their text. */
-const PAYLOAD_BUDGET = 256 * 1024;
+/**
+ * Raw event payloads kept for a possible count, in characters; past it they are reduced to their text. Small: a
+ * chat chunk's payload is ~40 times its text, and thousands of streams are open at once (at 256 KiB, a stream of
+ * 100 chunks held ~45 KiB of payloads until its usage came at the end). Each payload is parsed at most once
+ * whatever the budget; a stream of a few chunks never is.
+ */
+const PAYLOAD_BUDGET = 512;
 
 /**
  * What a relayed stream generated, kept in case the upstream never reports usage and the gateway must count

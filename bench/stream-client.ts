@@ -1,0 +1,241 @@
+/**
+ * The open-streams bench's client, in its own process: keeps N calls open at once against a target (one
+ * keep-alive socket per slot; a slot sends its next call as soon as its last one ends), the slots' first calls
+ * spread evenly over --ramp-ms. Streams come from bench/drip-upstream.ts, whose chunks carry their send
+ * time: a chunk's added gap is the client's gap since the call's previous chunk less the fake's.
+ *
+ * Prints "measuring" when the window opens (after the ramp and one first-token wait) and "measured" when it
+ * closes, then one JSON line of figures; the bench reads the server's CPU and RSS between those two lines.
+ *
+ *   bun bench/stream-client.ts --url U [--key K] --n N [--stream] --ramp-ms R --warm-ms W --measure-ms M --wait-ms F
+ */
+import { parseArgs } from "node:util";
+import { httpRequest, percentiles } from "./fixed-rate";
+import { callHeaders, chatBody, CHAT_PATH, type BenchCall } from "./relay-calls";
+
+const { values } = parseArgs({
+  options: {
+    url: { type: "string" },
+    key: { type: "string" },
+    n: { type: "string" },
+    stream: { type: "boolean" },
+    "ramp-ms": { type: "string" },
+    "warm-ms": { type: "string" },
+    "measure-ms": { type: "string" },
+    "wait-ms": { type: "string" },
+  },
+});
+const origin = values.url!;
+const slots = Number(values.n);
+const stream = values.stream ?? false;
+const rampMs = Number(values["ramp-ms"] ?? 2000);
+const warmMs = Number(values["warm-ms"] ?? 2000);
+const measureMs = Number(values["measure-ms"] ?? 8000);
+/** The fake's own wait before the first token (stream) or the reply (non-stream), taken off the first byte. */
+const waitMs = Number(values["wait-ms"] ?? 0);
+
+const call: BenchCall = { name: "drip", path: CHAT_PATH, body: chatBody(stream) };
+const request = httpRequest(origin, "POST", call.path, call.body, callHeaders(call, values.key ?? ""));
+const { hostname, port } = new URL(origin);
+
+const CRLF = Buffer.from("\r\n");
+const HEAD_END = Buffer.from("\r\n\r\n");
+const EMPTY = Buffer.alloc(0);
+const AT = 0x40;
+
+/** A growable list of doubles. */
+class Samples {
+  values = new Float64Array(1 << 16);
+  count = 0;
+  push(v: number) {
+    if (this.count === this.values.length) {
+      const bigger = new Float64Array(this.values.length * 2);
+      bigger.set(this.values);
+      this.values = bigger;
+    }
+    this.values[this.count++] = v;
+  }
+}
+
+const gaps = new Samples();
+const firstBytes = new Samples();
+let completed = 0;
+let failed = 0;
+let chunksInWindow = 0;
+let completedInWindow = 0;
+let firstFailure: string | undefined;
+
+const began = performance.now();
+const windowStart = began + rampMs + warmMs;
+const windowEnd = windowStart + measureMs;
+const inWindow = (t: number) => t >= windowStart && t < windowEnd;
+let closing = false;
+
+interface Slot {
+  socket?: Bun.Socket<undefined>;
+  busy: boolean;
+  sentAt: number;
+  firstAt: number;
+  prevArrival: number;
+  prevSent: number;
+  buf: Buffer;
+  head: boolean;
+  chunked: boolean;
+  status: number;
+  remaining: number;
+  unsent?: Uint8Array;
+}
+
+function fail(slot: Slot, why: string) {
+  failed++;
+  firstFailure ??= why;
+  slot.busy = false;
+}
+
+function send(slot: Slot) {
+  if (closing) return;
+  Object.assign(slot, { busy: true, sentAt: performance.now(), firstAt: 0, prevArrival: 0, prevSent: 0 });
+  Object.assign(slot, { buf: EMPTY, head: true, chunked: false, status: 0, remaining: 0 });
+  const written = slot.socket!.write(request);
+  if (written < request.length) slot.unsent = request.subarray(Math.max(0, written));
+}
+
+/** The send times the fake wrote into this piece of the body, each against the call's previous chunk. */
+function scanMarkers(slot: Slot, data: Buffer, now: number) {
+  for (let at = data.indexOf(AT); at >= 0; at = data.indexOf(AT, at + 1)) {
+    let end = at + 1;
+    while (end < data.length && data[end] !== 0x20 && data[end] !== 0x22) end++;
+    const sent = Number(data.toString("latin1", at + 1, end));
+    if (!slot.firstAt) {
+      slot.firstAt = now;
+      if (inWindow(now)) firstBytes.push(now - slot.sentAt - waitMs);
+    } else if (inWindow(now)) {
+      gaps.push(now - slot.prevArrival - (sent - slot.prevSent));
+    }
+    if (inWindow(now)) chunksInWindow++;
+    slot.prevArrival = now;
+    slot.prevSent = sent;
+  }
+}
+
+function complete(slot: Slot, now: number, body: Buffer) {
+  slot.busy = false;
+  if (slot.status !== 200) return fail(slot, `${slot.status}: ${body.toString("utf8", 0, 200)}`);
+  if (stream && !slot.firstAt) return fail(slot, "a stream without a content chunk");
+  completed++;
+  if (inWindow(now)) {
+    completedInWindow++;
+    if (!stream) firstBytes.push(now - slot.sentAt - waitMs);
+  }
+  send(slot);
+}
+
+/** Consumes what arrived (HTTP/1.1, Content-Length or chunked); returns when it needs more bytes. */
+function parse(slot: Slot, now: number) {
+  while (slot.busy) {
+    if (slot.head) {
+      const end = slot.buf.indexOf(HEAD_END);
+      if (end < 0) return;
+      const head = slot.buf.toString("latin1", 0, end);
+      slot.status = Number(head.slice(9, 12));
+      slot.buf = slot.buf.subarray(end + 4);
+      slot.head = false;
+      slot.chunked = /\r\ntransfer-encoding:\s*chunked/i.test(head);
+      if (!slot.chunked) slot.remaining = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+    }
+    if (!slot.chunked) {
+      if (slot.buf.length < slot.remaining) return;
+      const body = slot.buf.subarray(0, slot.remaining);
+      slot.buf = slot.buf.subarray(slot.remaining);
+      if (stream) scanMarkers(slot, body, now);
+      complete(slot, now, body);
+      continue;
+    }
+    const lineEnd = slot.buf.indexOf(CRLF);
+    if (lineEnd < 0) return;
+    const size = parseInt(slot.buf.toString("latin1", 0, lineEnd), 16);
+    const need = lineEnd + 2 + size + 2;
+    if (slot.buf.length < need) return;
+    const data = slot.buf.subarray(lineEnd + 2, lineEnd + 2 + size);
+    slot.buf = slot.buf.subarray(need);
+    if (size === 0) complete(slot, now, data);
+    else if (slot.status !== 200) firstFailure ??= `${slot.status}: ${data.toString("utf8", 0, 200)}`;
+    else if (stream) scanMarkers(slot, data, now);
+  }
+}
+
+function open(slot: Slot) {
+  Bun.connect({
+    hostname,
+    port: Number(port),
+    socket: {
+      open(socket) {
+        slot.socket = socket;
+        send(slot);
+      },
+      data(_socket, chunk) {
+        const now = performance.now();
+        slot.buf = slot.buf.length ? Buffer.concat([slot.buf, chunk]) : chunk;
+        parse(slot, now);
+      },
+      drain(socket) {
+        if (!slot.unsent) return;
+        const written = socket.write(slot.unsent);
+        slot.unsent = written < slot.unsent.length ? slot.unsent.subarray(Math.max(0, written)) : undefined;
+      },
+      close() {
+        if (closing) return;
+        if (slot.busy) fail(slot, "connection closed mid-call");
+        setTimeout(() => open(slot), 10);
+      },
+      connectError() {
+        if (closing) return;
+        fail(slot, "connect failed");
+        setTimeout(() => open(slot), 100);
+      },
+      error() {},
+    },
+  }).catch(() => {});
+}
+
+const all: Slot[] = [];
+for (let i = 0; i < slots; i++) {
+  const slot: Slot = {
+    busy: false,
+    sentAt: 0,
+    firstAt: 0,
+    prevArrival: 0,
+    prevSent: 0,
+    buf: EMPTY,
+    head: true,
+    chunked: false,
+    status: 0,
+    remaining: 0,
+  };
+  all.push(slot);
+  setTimeout(() => open(slot), (i * rampMs) / slots);
+}
+
+setTimeout(() => console.log("measuring"), windowStart - performance.now());
+await Bun.sleep(windowEnd - performance.now());
+console.log("measured");
+closing = true;
+const open_ = all.filter((s) => s.busy).length;
+for (const slot of all) slot.socket?.terminate();
+const gap = percentiles(gaps.values, gaps.count);
+const first = percentiles(firstBytes.values, firstBytes.count);
+console.log(
+  JSON.stringify({
+    completed,
+    failed,
+    completedInWindow,
+    chunksInWindow,
+    openAtEnd: open_,
+    gapP50: gap.p50,
+    gapP99: gap.p99,
+    firstP50: first.p50,
+    firstP99: first.p99,
+    firstFailure,
+  }),
+);
+process.exit(0);

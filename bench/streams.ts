@@ -1,0 +1,350 @@
+/**
+ * Open streams (issue #25): the traffic a gateway really sees. A fake (bench/drip-upstream.ts) waits before the
+ * first token and then drips chunks; a client (bench/stream-client.ts) keeps N calls open at once. For each N of a
+ * ladder, the bare forwarder and Tollgate each run on a fresh process pinned to CPU 0 (fake and client on CPU 1),
+ * in turn, for --rounds rounds; the figures are the medians of the rounds and the ratios are taken within a round.
+ * Then the same with non-stream calls the fake answers after 10 s.
+ *
+ * Per N: calls completed and failed, the server's CPU per relayed chunk (per call for non-stream) from /proc over
+ * the window, the added inter-chunk gap p50/p99 (the client's gap less the fake's), the first byte's delay over
+ * the fake's wait, the RSS at the plateau and per open call over the process's idle RSS (after a short warm-up).
+ * Every process is started with its file-descriptor limit raised to the hard limit (prlimit): each open stream holds
+ * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
+ *
+ *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
+ *                        [--measure-s 8] [--no-plain] [--source]
+ *
+ * Default: N = 500 and 2 000, one round (a few minutes); --full: N = 500, 2 000, 5 000, 9 000, three rounds.
+ */
+import { spawn, type Subprocess } from "bun";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { cpuMicros, rssBytes, sampleRss } from "./proc";
+import { fmt, load, provision, table, type Target } from "./relay";
+import { freePort, median, ROOT, startGateway, untilAnswering } from "./support";
+
+const SERVER_CPU = 0;
+const CLIENT_CPU = 1;
+/** The open-file limit every process here gets (the container's hard limit caps it; a stream takes two sockets in the server). */
+const FD_LIMIT = Number(/Max open files\s+\d+\s+(\d+)/.exec(readFileSync("/proc/self/limits", "utf8"))?.[1] ?? 1024);
+const NON_STREAM_LATENCY_MS = 10_000;
+const WARM_STREAMS = 100;
+
+const withFds = (cmd: string[]) => ["prlimit", `--nofile=${FD_LIMIT}`, ...cmd];
+const pinned = (cpu: number, cmd: string[]) => ["taskset", "-c", String(cpu), ...withFds(cmd)];
+
+export interface StreamsOptions {
+  ladder: number[];
+  rounds: number;
+  firstMs: number;
+  chunks: number;
+  intervalMs: number;
+  measureMs: number;
+  plain: boolean;
+  source: boolean;
+}
+
+interface ClientFigures {
+  completed: number;
+  failed: number;
+  completedInWindow: number;
+  chunksInWindow: number;
+  openAtEnd: number;
+  gapP50: number;
+  gapP99: number;
+  firstP50: number;
+  firstP99: number;
+  firstFailure?: string;
+}
+
+interface Run extends ClientFigures {
+  cpuPerUnitMicros: number;
+  idleRss: number;
+  plateauRss: number;
+  rssPerOpen: number;
+}
+
+async function startProcess(
+  name: string,
+  cmd: string[],
+  url: string,
+  env: Record<string, string> = {},
+): Promise<Subprocess> {
+  const proc = spawn({ cmd, env: { ...process.env, ...env }, stdout: "ignore", stderr: "inherit" });
+  await untilAnswering(name, proc, url);
+  return proc;
+}
+
+async function stop(proc: Subprocess) {
+  proc.kill("SIGTERM");
+  await proc.exited;
+}
+
+interface Shape {
+  stream: boolean;
+  rampMs: number;
+  warmMs: number;
+  measureMs: number;
+  waitMs: number;
+  /** One call's length, for the warm-up. */
+  callMs: number;
+}
+
+/** Runs the client against a target; reads the target's CPU and RSS between its "measuring" and "measured". */
+async function drive(target: Target, n: number, shape: Shape, measure: boolean): Promise<Run> {
+  const script = join(import.meta.dir, "stream-client.ts");
+  const args = ["--url", target.url, "--n", String(n), "--ramp-ms", String(shape.rampMs)];
+  args.push(
+    "--warm-ms",
+    String(shape.warmMs),
+    "--measure-ms",
+    String(shape.measureMs),
+    "--wait-ms",
+    String(shape.waitMs),
+  );
+  if (target.key) args.push("--key", target.key);
+  if (shape.stream) args.push("--stream");
+  const idleRss = rssBytes(target.pid);
+  const client = spawn({ cmd: pinned(CLIENT_CPU, ["bun", script, ...args]), stdout: "pipe", stderr: "inherit" });
+  let cpuBefore = 0;
+  let cpuAfter = 0;
+  let rss: { stop(): number[] } | undefined;
+  let samples: number[] = [];
+  let last = "";
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const bytes of client.stdout) {
+    pending += decoder.decode(bytes, { stream: true });
+    let nl = pending.indexOf("\n");
+    for (; nl >= 0; nl = pending.indexOf("\n")) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (line === "measuring") {
+        cpuBefore = cpuMicros(target.pid);
+        if (measure) rss = sampleRss(target.pid, 500);
+      } else if (line === "measured") {
+        cpuAfter = cpuMicros(target.pid);
+        samples = rss?.stop() ?? [];
+      } else if (line) last = line;
+    }
+  }
+  await client.exited;
+  const figures = JSON.parse(last || pending) as ClientFigures;
+  const units = shape.stream ? figures.chunksInWindow : figures.completedInWindow;
+  const plateauRss = samples.length ? median(samples) : NaN;
+  return {
+    ...figures,
+    cpuPerUnitMicros: (cpuAfter - cpuBefore) / units,
+    idleRss,
+    plateauRss,
+    rssPerOpen: (plateauRss - idleRss) / n,
+  };
+}
+
+const KiB = 1024;
+/** The run with the median of a figure, per figure: each column its own median over the rounds. */
+function medians(runs: Run[]): Run {
+  const out = { ...runs[0]! };
+  for (const key of Object.keys(out) as (keyof Run)[]) {
+    if (typeof out[key] === "number") (out as any)[key] = median(runs.map((r) => r[key] as number));
+  }
+  out.completed = runs.reduce((n, r) => n + r.completed, 0);
+  out.failed = runs.reduce((n, r) => n + r.failed, 0);
+  return out;
+}
+
+export async function streamsBench(options: StreamsOptions): Promise<void> {
+  const began = performance.now();
+  const compiled = join(ROOT, "dist/tollgate");
+  const tollgateCommand =
+    !options.source && existsSync(compiled) ? [compiled, "serve"] : ["bun", join(ROOT, "src/main.ts"), "serve"];
+  console.log(
+    `\nOpen streams (issue #25): server on CPU ${SERVER_CPU}, fake and client on CPU ${CLIENT_CPU}; a fresh server per N and round; ` +
+      `fd limit ${FD_LIMIT} (prlimit); Tollgate ${tollgateCommand[0] === compiled ? "compiled" : "from source"}; Portkey is not installed here, so not measured`,
+  );
+  console.log(`  load average at start: ${load()}`);
+  const shapes: { name: string; shape: Shape; fakeArgs: string[]; unit: string }[] = [
+    {
+      name: `streams: first token after ${options.firstMs} ms, then ${options.chunks} chunks ${options.intervalMs} ms apart`,
+      unit: "chunk",
+      fakeArgs: [
+        "--first-ms",
+        String(options.firstMs),
+        "--chunks",
+        String(options.chunks),
+        "--interval-ms",
+        String(options.intervalMs),
+      ],
+      shape: {
+        stream: true,
+        rampMs: options.firstMs,
+        warmMs: options.firstMs + 1000,
+        measureMs: options.measureMs,
+        waitMs: options.firstMs,
+        callMs: options.firstMs + options.chunks * options.intervalMs,
+      },
+    },
+  ];
+  if (options.plain)
+    shapes.push({
+      name: `non-stream calls answered after ${NON_STREAM_LATENCY_MS / 1000} s`,
+      unit: "call",
+      fakeArgs: ["--latency-ms", String(NON_STREAM_LATENCY_MS)],
+      shape: {
+        stream: false,
+        rampMs: NON_STREAM_LATENCY_MS,
+        warmMs: 500,
+        measureMs: Math.max(options.measureMs, NON_STREAM_LATENCY_MS),
+        waitMs: NON_STREAM_LATENCY_MS,
+        callMs: NON_STREAM_LATENCY_MS,
+      },
+    });
+
+  for (const { name, shape, fakeArgs, unit } of shapes) {
+    const fakePort = freePort();
+    const fakeUrl = `http://127.0.0.1:${fakePort}`;
+    const fake = await startProcess(
+      "drip upstream",
+      pinned(CLIENT_CPU, ["bun", join(import.meta.dir, "drip-upstream.ts"), "--port", String(fakePort), ...fakeArgs]),
+      fakeUrl,
+    );
+    const results = new Map<number, { forwarder: Run[]; tollgate: Run[] }>();
+    try {
+      const startForwarder = async (): Promise<Target> => {
+        const port = freePort();
+        const url = `http://127.0.0.1:${port}`;
+        const script = join(import.meta.dir, "forwarder.ts");
+        const proc = await startProcess(
+          "forwarder",
+          pinned(SERVER_CPU, ["bun", script, "--port", String(port), "--upstream", fakeUrl]),
+          url,
+          // fetch holds at most 256 requests in flight by default and queues the rest: N open streams need N.
+          { BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" },
+        );
+        return { name: "forwarder", url, pid: proc.pid, key: "", stop: () => stop(proc) };
+      };
+      const startTollgate = async (): Promise<Target> => {
+        const gateway = await startGateway({
+          command: withFds(tollgateCommand),
+          cpu: SERVER_CPU,
+          env: { INITIAL_ROOT_PASSWORD: "bench-root-pass" },
+        });
+        const key = await provision(gateway, fakeUrl);
+        return { name: "Tollgate", url: gateway.url, pid: gateway.proc.pid, key, stop: () => gateway.stop() };
+      };
+      const warm: Shape = { ...shape, rampMs: 200, warmMs: 0, measureMs: shape.callMs + 500 };
+      for (const n of options.ladder) {
+        const entry = { forwarder: [] as Run[], tollgate: [] as Run[] };
+        results.set(n, entry);
+        for (let round = 0; round < options.rounds; round++) {
+          for (const [key, start] of [
+            ["forwarder", startForwarder],
+            ["tollgate", startTollgate],
+          ] as const) {
+            const target = await start();
+            try {
+              await drive(target, WARM_STREAMS, warm, false);
+              await Bun.sleep(200);
+              entry[key].push(await drive(target, n, shape, true));
+            } finally {
+              await target.stop();
+            }
+          }
+        }
+        console.log(`  (${name}: N ${n} done, load average ${load()})`);
+      }
+    } finally {
+      await stop(fake);
+    }
+
+    console.log(`\n  ${name}; ${options.rounds} round(s), medians; load average now ${load()}`);
+    const perUnit = shape.stream ? "CPU µs/chunk" : "CPU µs/call";
+    table(
+      [
+        "N open",
+        "target",
+        "completed",
+        "failed",
+        perUnit,
+        shape.stream ? "added gap p50 ms" : "added latency p50 ms",
+        shape.stream ? "p99 ms" : "p99 ms",
+        ...(shape.stream ? ["added TTFB p50 ms", "p99 ms"] : []),
+        "RSS MB",
+        "RSS/open KiB",
+      ],
+      [...results].flatMap(([n, entry]) =>
+        (["forwarder", "tollgate"] as const).map((key) => {
+          const r = medians(entry[key]);
+          return [
+            String(n),
+            key,
+            String(r.completed),
+            String(r.failed),
+            fmt(r.cpuPerUnitMicros, 1),
+            fmt(shape.stream ? r.gapP50 : r.firstP50, 2),
+            fmt(shape.stream ? r.gapP99 : r.firstP99, 2),
+            ...(shape.stream ? [fmt(r.firstP50, 2), fmt(r.firstP99, 2)] : []),
+            fmt(r.plateauRss / (KiB * KiB), 0),
+            fmt(r.rssPerOpen / KiB, 1),
+          ];
+        }),
+      ),
+    );
+    for (const [n, entry] of results) {
+      const ratio = (of: (r: Run) => number) => median(entry.tollgate.map((t, i) => of(t) / of(entry.forwarder[i]!)));
+      const f = medians(entry.forwarder);
+      const t = medians(entry.tollgate);
+      const memoryBound = (1.5 * f.rssPerOpen) / KiB + 4000 / KiB;
+      let line =
+        `  N ${n}: CPU per ${unit} ${fmt(
+          ratio((r) => r.cpuPerUnitMicros),
+          2,
+        )}× the forwarder's [target <= 1.2×]; ` +
+        `RSS per open call ${fmt(t.rssPerOpen / KiB, 1)} / ${fmt(f.rssPerOpen / KiB, 1)} KiB [target <= ${fmt(memoryBound, 1)} KiB]`;
+      if (shape.stream)
+        line += `; added gap p99 ${fmt(t.gapP99, 2)} / ${fmt(f.gapP99, 2)} ms [target <= forwarder + 2 ms where the forwarder's < 20 ms]`;
+      if (t.failed > f.failed) line += `; Tollgate failed ${t.failed - f.failed} calls more than the forwarder`;
+      console.log(line);
+      const failure = entry.tollgate.find((r) => r.firstFailure)?.firstFailure;
+      if (failure) console.log(`    ! Tollgate's first failure: ${failure}`);
+      const fwFailure = entry.forwarder.find((r) => r.firstFailure)?.firstFailure;
+      if (fwFailure) console.log(`    ! forwarder's first failure: ${fwFailure}`);
+    }
+  }
+  console.log(`  open streams section took ${fmt((performance.now() - began) / 1000, 0)} s`);
+}
+
+const list = (s: string) => s.split(",").map(Number);
+
+/** Options from the command line (shared by `bun run bench` and this script alone). */
+export function streamsOptions(argv: string[]): StreamsOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: false,
+    options: {
+      full: { type: "boolean" },
+      n: { type: "string" },
+      rounds: { type: "string" },
+      "first-ms": { type: "string" },
+      chunks: { type: "string" },
+      "interval-ms": { type: "string" },
+      "measure-s": { type: "string" },
+      "no-plain": { type: "boolean" },
+      source: { type: "boolean" },
+    },
+  });
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return {
+    ladder: list(str(values.n) ?? (values.full ? "500,2000,5000,9000" : "500,2000")),
+    rounds: Number(str(values.rounds) ?? (values.full ? 3 : 1)),
+    firstMs: Number(str(values["first-ms"]) ?? 2000),
+    chunks: Number(str(values.chunks) ?? 100),
+    intervalMs: Number(str(values["interval-ms"]) ?? 20),
+    measureMs: Number(str(values["measure-s"]) ?? 8) * 1000,
+    plain: !values["no-plain"],
+    source: Boolean(values.source),
+  };
+}
+
+if (import.meta.main) await streamsBench(streamsOptions(process.argv.slice(2)));
