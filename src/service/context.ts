@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { connect, type Db } from "../db/connect";
 import { insertIfAbsent } from "../db/queries/key-value";
 import { migrate } from "../db/migrations";
@@ -16,6 +17,8 @@ import { RedisSessionStore } from "./sessions/redis-store";
 import type { SessionStore } from "./sessions/store";
 import { openSecrets } from "./secrets/open";
 import { UserDirectory } from "./users/directory";
+import { QuotaReminder } from "./accounts/quota-reminder";
+import { type MailSender, SmtpMailSender, smtpSettingsOf } from "./mail/mailer";
 import { fillUsernameKeys } from "./users/username-keys";
 
 /** Everything a service call needs; one per process, shared by the HTTP API, the CLI and the TUI. */
@@ -39,6 +42,8 @@ export interface ServiceContext {
   readonly startedAt: number;
   /** The relay's in-memory state: routing table, token cache and balance book. */
   readonly relay: RelayState;
+  /** Sends the site's mails (SMTP with the options of the moment). */
+  readonly mail: MailSender;
   close(): Promise<void>;
 }
 
@@ -91,6 +96,10 @@ export async function openServiceContext(
     signInFailures,
     startedAt: Math.floor(Date.now() / 1000),
     relay,
+    mail: new SmtpMailSender(
+      () => smtpSettingsOf(options),
+      config.smtpCaFile ? readFileSync(config.smtpCaFile, "utf8") : undefined,
+    ),
     async close() {
       await relay.close();
       await sync.close();
@@ -101,5 +110,7 @@ export async function openServiceContext(
       await db.close();
     },
   };
+  const reminder = new QuotaReminder(ctx);
+  relay.book.onWritten = (balances) => void reminder.check(balances).catch(() => {});
   return ctx;
 }

@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import type { ServiceContext } from "../../service/context";
 import { accountRoutes } from "./account";
+import { emailRoutes } from "./email";
+import { twoFactorRoutes } from "./two-factor";
 import { channelTestRoutes } from "./channel-tests";
 import { channelRoutes } from "./channels";
 import { contentRoutes } from "./content";
@@ -25,6 +27,8 @@ export const apiRoutes = (ctx: ServiceContext) =>
     .use(setupRoutes(ctx))
     .use(contentRoutes(ctx))
     .use(accountRoutes(ctx))
+    .use(emailRoutes(ctx))
+    .use(twoFactorRoutes(ctx))
     .use(selfRoutes(ctx))
     .use(userAdminRoutes(ctx))
     .use(optionRoutes(ctx))

@@ -6,7 +6,10 @@ import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { recordBalanceChange } from "../ledger";
 import { insertPreparedUser, prepareUser } from "../users/create";
-import { checkVerificationCode } from "./verification";
+import { useCheckedCode } from "./codes";
+import { checkEmailAddress } from "./email-rules";
+import { verifyHumanCheck } from "./human-check";
+import { CODE_WRONG, checkVerificationCode } from "./verification";
 
 export interface RegisterInput {
   username?: unknown;
@@ -27,8 +30,13 @@ export function quotaText(ctx: ServiceContext, quota: number): string {
 }
 
 /** Password registration: the site's switches, the rules, then the user and every grant in one transaction. */
-export async function register(ctx: ServiceContext, input: RegisterInput): Promise<number> {
+export async function register(
+  ctx: ServiceContext,
+  input: RegisterInput,
+  caller: { clientIp: string; turnstile?: unknown },
+): Promise<number> {
   const { options } = ctx;
+  await verifyHumanCheck(ctx, caller.turnstile, caller.clientIp);
   if (!options.bool("RegisterEnabled")) refuse("new user registration is disabled by the administrator");
   if (!options.bool("PasswordRegisterEnabled")) {
     refuse("registration with a password is disabled by the administrator, please use third-party sign-in");
@@ -37,11 +45,12 @@ export async function register(ctx: ServiceContext, input: RegisterInput): Promi
   const password = str(input.password);
   if (!username.trim() || !password) refuse("username and password are required");
   if (input.password2 !== undefined && input.password2 !== password) refuse("the two passwords do not match");
-  const email = str(input.email).trim();
-  if (options.bool("EmailVerificationEnabled")) {
-    if (!email || !str(input.verification_code)) refuse("email and verification code are required");
-    checkVerificationCode(email, str(input.verification_code));
+  const verify = options.bool("EmailVerificationEnabled");
+  if (verify && (!str(input.email).trim() || !str(input.verification_code))) {
+    refuse("email and verification code are required");
   }
+  const email = str(input.email).trim() ? checkEmailAddress(options, input.email) : "";
+  const code = verify ? await checkVerificationCode(ctx, email, input.verification_code) : undefined;
   const prepared = await prepareUser({ username, password, email: email || undefined });
   const affCode = str(input.aff_code).trim();
 
@@ -50,6 +59,7 @@ export async function register(ctx: ServiceContext, input: RegisterInput): Promi
     const inviter = affCode ? await findLiveUserByAffCode(tx, affCode) : undefined;
     if (inviter) prepared.inviter_id = inviterId = inviter.id;
     const newId = await insertPreparedUser(tx, prepared);
+    if (code) await useCheckedCode(tx, code, CODE_WRONG);
     const grant = async (quota: number, content: string) => {
       if (quota <= 0) return;
       await addUserQuota(tx, newId, quota);

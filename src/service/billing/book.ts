@@ -49,6 +49,8 @@ export class BalanceBook {
   /** Reservations neither settled nor released: the billable calls in flight. */
   private open = 0;
   private noneOpen?: () => void;
+  /** Told, after each write, the balances of the users it charged (the low-balance reminder listens); never awaited. */
+  onWritten?: (balances: ReadonlyMap<number, number>) => void;
 
   constructor(
     private readonly db: Exec,
@@ -260,6 +262,7 @@ export class BalanceBook {
       for (const [id, d] of totals.tokens) this.moveToCommitted(this.tokens.get(id), d.remain);
       this.changes.announceSpent([...totals.users.keys()], [...totals.tokens.keys()], settledUpTo);
       if (marks) await this.journals!.retire(marks);
+      this.tellWritten(totals.users.keys());
     });
   }
 
@@ -269,6 +272,16 @@ export class BalanceBook {
    */
   recover(): Promise<number> {
     return this.journals?.recover() ?? Promise.resolve(0);
+  }
+
+  private tellWritten(userIds: Iterable<number>): void {
+    if (!this.onWritten) return;
+    const balances = new Map<number, number>();
+    for (const id of userIds) {
+      const account = this.users.get(id);
+      if (account) balances.set(id, account.available);
+    }
+    queueMicrotask(() => this.onWritten?.(balances));
   }
 
   private moveToCommitted(account: Account | undefined, delta: number): void {
