@@ -53,7 +53,7 @@ export async function secondsSinceSent(
 
 /**
  * Checks a code without using it up: it must exist, be unexpired, have fewer than MAX_WRONG_TRIES wrong tries and
- * match. A wrong code counts a try; any failure is refused with `refusal`. Answers what `useCheckedCode` needs.
+ * match. A wrong code counts a try; any failure is refused with `refusal`. Answers what `spendCheckedCode` needs.
  */
 export async function checkCode(
   ctx: ServiceContext,
@@ -72,7 +72,7 @@ export async function checkCode(
 }
 
 /** Uses up a checked code (inside the caller's transaction when given): once, even for two requests at one moment. */
-export async function useCheckedCode(exec: Exec, row: AccountCodeRow, refusal: string): Promise<void> {
+export async function spendCheckedCode(exec: Exec, row: AccountCodeRow, refusal: string): Promise<void> {
   if (!(await takeAccountCode(exec, row.purpose, row.subject, row.code_hash))) refuse(refusal);
 }
 
@@ -85,7 +85,7 @@ export async function consumeCode(
   refusal: string,
 ): Promise<AccountCodeRow> {
   const row = await checkCode(ctx, purpose, subject, code, refusal);
-  await useCheckedCode(ctx.db, row, refusal);
+  await spendCheckedCode(ctx.db, row, refusal);
   return row;
 }
 

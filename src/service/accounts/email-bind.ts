@@ -3,7 +3,7 @@ import { isEmailTaken, updateUser } from "../../db/queries/users";
 import type { UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
-import { useCheckedCode } from "./codes";
+import { spendCheckedCode } from "./codes";
 import { checkEmailAddress } from "./email-rules";
 import { CODE_WRONG, EMAIL_IN_USE, checkVerificationCode } from "./verification";
 
@@ -18,7 +18,7 @@ export async function bindEmail(
   if (await isEmailTaken(ctx.db, email, user.id)) refuse(EMAIL_IN_USE);
   const code = await checkVerificationCode(ctx, email, input.code);
   await inTransaction(ctx.db, async (tx) => {
-    await useCheckedCode(tx, code, CODE_WRONG);
+    await spendCheckedCode(tx, code, CODE_WRONG);
     await updateUser(tx, user.id, { email });
   });
   ctx.users.forget(user.id);

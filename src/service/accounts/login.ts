@@ -8,7 +8,7 @@ import { refuse } from "../errors";
 import { beginSignInAttempt } from "./login-backoff";
 import { nowSeconds } from "../time";
 import { verifyAgainstNobody, verifyPassword } from "../users/password";
-import { checkCode, storeCode, useCheckedCode } from "./codes";
+import { checkCode, storeCode, spendCheckedCode } from "./codes";
 import { verifyHumanCheck } from "./human-check";
 import { passesSecondFactor, twoFactorEnabled } from "./two-factor";
 import { countWrongTry } from "../../db/queries/account-codes";
@@ -72,7 +72,7 @@ export async function loginSecondStep(
     await countWrongTry(ctx.db, "sign-in", subject);
     return refuse("two-factor code is wrong");
   }
-  await useCheckedCode(ctx.db, pending, SECOND_STEP_EXPIRED);
+  await spendCheckedCode(ctx.db, pending, SECOND_STEP_EXPIRED);
   return (await finish(ctx, user)) as { user: UserRow; sessionId: string };
 }
 

@@ -6,7 +6,7 @@ import { refuse } from "../errors";
 import { sendMail } from "../mail/send";
 import { MAILS } from "../mail/templates";
 import { hashPassword } from "../users/password";
-import { checkCode, dropCode, storeCode, useCheckedCode } from "./codes";
+import { checkCode, dropCode, storeCode, spendCheckedCode } from "./codes";
 import { verifyHumanCheck } from "./human-check";
 import { limitMailRequest } from "./mail-limits";
 import type { MailRequest } from "./verification";
@@ -52,7 +52,7 @@ export async function confirmPasswordReset(
   const password = randomAlphanumeric(12);
   const hash = await hashPassword(password);
   await inTransaction(ctx.db, async (tx) => {
-    await useCheckedCode(tx, link, RESET_LINK_INVALID);
+    await spendCheckedCode(tx, link, RESET_LINK_INVALID);
     await updateUser(tx, user.id, { password: hash });
   });
   ctx.users.forget(user.id);

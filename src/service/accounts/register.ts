@@ -6,7 +6,7 @@ import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { recordBalanceChange } from "../ledger";
 import { insertPreparedUser, prepareUser } from "../users/create";
-import { useCheckedCode } from "./codes";
+import { spendCheckedCode } from "./codes";
 import { checkEmailAddress } from "./email-rules";
 import { verifyHumanCheck } from "./human-check";
 import { CODE_WRONG, checkVerificationCode } from "./verification";
@@ -59,7 +59,7 @@ export async function register(
     const inviter = affCode ? await findLiveUserByAffCode(tx, affCode) : undefined;
     if (inviter) prepared.inviter_id = inviterId = inviter.id;
     const newId = await insertPreparedUser(tx, prepared);
-    if (code) await useCheckedCode(tx, code, CODE_WRONG);
+    if (code) await spendCheckedCode(tx, code, CODE_WRONG);
     const grant = async (quota: number, content: string) => {
       if (quota <= 0) return;
       await addUserQuota(tx, newId, quota);

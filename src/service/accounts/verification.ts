@@ -40,6 +40,6 @@ export async function sendVerificationCode(ctx: ServiceContext, emailInput: unkn
   });
 }
 
-/** The code mailed to `email` when it matches (not used up yet: see useCheckedCode); else refused. */
+/** The code mailed to `email` when it matches (not used up yet: see spendCheckedCode); else refused. */
 export const checkVerificationCode = (ctx: ServiceContext, email: string, code: unknown): Promise<AccountCodeRow> =>
   checkCode(ctx, "email", email.trim().toLowerCase(), typeof code === "string" ? code.trim() : "", CODE_WRONG);
