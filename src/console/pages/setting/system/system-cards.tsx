@@ -94,6 +94,11 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
         { key: "TelegramOAuthEnabled", kind: "switch", label: t`Sign in with Telegram` },
         { key: "RegisterEnabled", kind: "switch", label: t`New users may register` },
         { key: "TurnstileCheckEnabled", kind: "switch", label: t`Turnstile human check` },
+        {
+          key: "TwoFactorRequiredForAdmins",
+          kind: "switch",
+          label: t`Administrators must use two-factor sign-in`,
+        },
       ],
     },
     {
