@@ -7,7 +7,7 @@ import { startTestServer, uniqueName, type TestServer } from "../support/server"
 import { authenticator, awayFromStepEdge } from "../support/totp";
 
 /** A new user who has turned two-factor sign-in on with the code of the previous step; answers the app and codes. */
-async function withTwoFactor(s: TestServer, user: ApiClient) {
+async function withTwoFactor(user: ApiClient) {
   const setup = await user.post("/api/user/2fa/setup");
   expect(setup.body.success).toBe(true);
   expect(setup.body.data.uri).toStartWith("otpauth://totp/");
@@ -31,7 +31,7 @@ describe.each(DIALECTS)("two-factor sign-in on %s", (dialect) => {
     await awayFromStepEdge();
     const name = uniqueName();
     const user = await s.newUser(name);
-    const { app } = await withTwoFactor(s, user);
+    const { app } = await withTwoFactor(user);
     const stored = await s.ctx.db.k
       .selectFrom("users")
       .select(["totp_secret", "totp_recovery"])
@@ -64,7 +64,7 @@ describe("two-factor sign-in: recovery codes, removal and bad input (SQLite)", (
 
   test("a recovery code signs in once; the ticket is single use", async () => {
     const name = uniqueName();
-    const { recovery } = await withTwoFactor(s, await s.newUser(name));
+    const { recovery } = await withTwoFactor(await s.newUser(name));
     const first = await signInFirstStep(s, name);
     const ok = await s.client().post("/api/user/login/2fa", { ticket: first.body.data.ticket, code: recovery[0] });
     expect(ok.body.success).toBe(true);
@@ -82,7 +82,7 @@ describe("two-factor sign-in: recovery codes, removal and bad input (SQLite)", (
   test("five wrong codes void the ticket: the right code then needs a new password step", async () => {
     await awayFromStepEdge();
     const name = uniqueName();
-    const { app } = await withTwoFactor(s, await s.newUser(name));
+    const { app } = await withTwoFactor(await s.newUser(name));
     const first = await signInFirstStep(s, name);
     for (let i = 0; i < 5; i++) {
       const wrong = await s.client().post("/api/user/login/2fa", { ticket: first.body.data.ticket, code: "000000" });
@@ -137,7 +137,7 @@ describe("two-factor sign-in: recovery codes, removal and bad input (SQLite)", (
       expect(signIn.body.data.require_2fa_setup).toBe(true);
       expect((await admin.get("/api/user/")).body).toEqual({ success: false, message: TWO_FACTOR_REQUIRED });
       expect((await admin.get("/api/user/self")).body.success).toBe(true);
-      await withTwoFactor(s, admin);
+      await withTwoFactor(admin);
       expect((await admin.get("/api/user/")).body.success).toBe(true);
       // An ordinary user is not asked.
       const plain = await s.newUser();

@@ -13,16 +13,17 @@ export interface ReceivedMail {
   user?: string;
 }
 
+type SmtpExtras = Partial<Record<"SMTPAccount" | "SMTPToken" | "SMTPFrom", string>>;
+
 export interface TestSmtpServer {
   port: number;
   mails: ReceivedMail[];
   /** Resolves with the next mail to `to` (or one already received and not yet taken). */
   nextMailTo(to: string): Promise<ReceivedMail>;
   /** Points the gateway's SMTP options at this server. */
-  configure(
-    ctx: ServiceContext,
-    extra?: Partial<Record<"SMTPAccount" | "SMTPToken" | "SMTPFrom", string>>,
-  ): Promise<void>;
+  configure(ctx: ServiceContext, extra?: SmtpExtras): Promise<void>;
+  /** The SMTP options that point a gateway at this server. */
+  options(extra?: SmtpExtras): Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -76,7 +77,7 @@ export async function startSmtpServer(
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as { port: number }).port;
-  return {
+  const smtp: TestSmtpServer = {
     port,
     mails,
     nextMailTo(to) {
@@ -87,18 +88,19 @@ export async function startSmtpServer(
       }
       return new Promise((resolve) => waiters.push({ to, resolve }));
     },
+    options: (extra = {}) => ({
+      SMTPServer: "127.0.0.1",
+      SMTPPort: String(port),
+      SMTPSSLEnabled: options.implicitTls ? "true" : "false",
+      SMTPFrom: "noreply@tollgate.test",
+      SMTPAccount: "",
+      SMTPToken: "",
+      ...extra,
+    }),
     async configure(ctx, extra = {}) {
-      const values = {
-        SMTPServer: "127.0.0.1",
-        SMTPPort: String(port),
-        SMTPSSLEnabled: options.implicitTls ? "true" : "false",
-        SMTPFrom: "noreply@tollgate.test",
-        SMTPAccount: "",
-        SMTPToken: "",
-        ...extra,
-      };
-      for (const [k, v] of Object.entries(values)) await ctx.options.set(k as never, v);
+      for (const [k, v] of Object.entries(smtp.options(extra))) await ctx.options.set(k as never, v);
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return smtp;
 }
