@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { DIALECTS } from "../support/databases";
-import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
+import { SMTP_TEST_CA as CA, useMailingServer } from "../support/mailing-server";
+import { startSmtpServer } from "../support/smtp-server";
 import { startTestServer, uniqueName, type TestServer } from "../support/server";
 
-const CA = join(import.meta.dir, "../fixtures/upstream-test-cert.pem");
 const codeIn = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? "";
 const setOption = (s: TestServer, key: string, value: string) => s.root.put("/api/option/", { key, value });
 const userCount = async (s: TestServer) =>
@@ -18,30 +17,21 @@ const userCount = async (s: TestServer) =>
   );
 
 describe.each(DIALECTS)("registration with an emailed code on %s", (dialect) => {
-  let s: TestServer;
-  let smtp: TestSmtpServer;
-  beforeAll(async () => {
-    s = await startTestServer(dialect, { SMTP_CA_FILE: CA });
-    smtp = await startSmtpServer();
-    await smtp.configure(s.ctx);
+  const m = useMailingServer(dialect, {}, async ({ s }) => {
     await setOption(s, "SystemName", "Gatehouse");
     await setOption(s, "EmailVerificationEnabled", "true");
-  });
-  afterAll(async () => {
-    await smtp.stop();
-    await s.stop();
   });
 
   test("GET /api/verification mails a 6-digit code (with the SystemName) that registers the account once", async () => {
     const email = `${uniqueName()}@example.com`;
-    const c = s.client();
+    const c = m.s.client();
     const sent = await c.get(`/api/verification?email=${encodeURIComponent(email)}`, { "accept-language": "en-US" });
     expect(sent.body).toEqual({
       success: true,
       message: "verification code sent, please check your mailbox",
       data: null,
     });
-    const mail = await smtp.nextMailTo(email);
+    const mail = await m.smtp.nextMailTo(email);
     expect(mail.subject).toBe("Gatehouse email verification code");
     expect(mail.from).toBe("noreply@tollgate.test");
     expect(mail.secure).toBe(true); // STARTTLS, offered by the server, was used
@@ -53,36 +43,27 @@ describe.each(DIALECTS)("registration with an emailed code on %s", (dialect) => 
     expect((await c.login(username, "password123")).body.success).toBe(true);
     expect((await c.get("/api/user/self")).body.data.email).toBe(email);
     // Reused: the code is gone.
-    const again = await s.client().post("/api/user/register", { ...body, username: uniqueName() });
+    const again = await m.s.client().post("/api/user/register", { ...body, username: uniqueName() });
     expect(again.body).toEqual({ success: false, message: "verification code is wrong or has expired" });
   });
 
   test("a mail in the reader's language: Chinese unless the request asks for English", async () => {
     const email = `${uniqueName()}@example.com`;
-    await s.client().get(`/api/verification?email=${encodeURIComponent(email)}`, { "accept-language": "zh-CN" });
-    const mail = await smtp.nextMailTo(email);
+    await m.s.client().get(`/api/verification?email=${encodeURIComponent(email)}`, { "accept-language": "zh-CN" });
+    const mail = await m.smtp.nextMailTo(email);
     expect(mail.subject).toBe("Gatehouse 邮箱验证码");
     expect(mail.text).toContain("10 分钟");
   });
 });
 
 describe("email codes: the rules and bad input (SQLite)", () => {
-  let s: TestServer;
-  let smtp: TestSmtpServer;
-  beforeAll(async () => {
-    s = await startTestServer("sqlite", { SMTP_CA_FILE: CA, EMAIL_RECIPIENT_RATE_LIMIT: "3/3600" });
-    smtp = await startSmtpServer();
-    await smtp.configure(s.ctx);
+  const m = useMailingServer("sqlite", { EMAIL_RECIPIENT_RATE_LIMIT: "3/3600" }, async ({ s }) => {
     await setOption(s, "EmailVerificationEnabled", "true");
   });
-  afterAll(async () => {
-    await smtp.stop();
-    await s.stop();
-  });
 
-  const ask = (email: string) => s.client().get(`/api/verification?email=${encodeURIComponent(email)}`);
+  const ask = (email: string) => m.s.client().get(`/api/verification?email=${encodeURIComponent(email)}`);
   const register = (email: string, code: string, username = uniqueName()) =>
-    s.client().post("/api/user/register", {
+    m.s.client().post("/api/user/register", {
       username,
       password: "password123",
       password2: "password123",
@@ -91,43 +72,43 @@ describe("email codes: the rules and bad input (SQLite)", () => {
     });
 
   test("EmailVerificationEnabled: registering without email and code is refused and creates nobody", async () => {
-    const before = await userCount(s);
-    const reply = await s.client().post("/api/user/register", { username: uniqueName(), password: "password123" });
+    const before = await userCount(m.s);
+    const reply = await m.s.client().post("/api/user/register", { username: uniqueName(), password: "password123" });
     expect(reply.body).toEqual({ success: false, message: "email and verification code are required" });
-    expect(await userCount(s)).toBe(before);
+    expect(await userCount(m.s)).toBe(before);
   });
 
   test("a wrong code is refused and creates nobody; five wrong tries void the code", async () => {
     const email = `${uniqueName()}@example.com`;
     await ask(email);
-    const code = codeIn((await smtp.nextMailTo(email)).text);
+    const code = codeIn((await m.smtp.nextMailTo(email)).text);
     const wrong = code === "000000" ? "111111" : "000000";
-    const before = await userCount(s);
+    const before = await userCount(m.s);
     for (let i = 0; i < 5; i++) {
       expect((await register(email, wrong)).body.message).toBe("verification code is wrong or has expired");
     }
     expect((await register(email, code)).body.message).toBe("verification code is wrong or has expired");
-    expect(await userCount(s)).toBe(before);
+    expect(await userCount(m.s)).toBe(before);
   });
 
   test("an expired code (older than 10 minutes) is refused", async () => {
     const email = `${uniqueName()}@example.com`;
     await ask(email);
-    const code = codeIn((await smtp.nextMailTo(email)).text);
-    await s.ctx.db.k
+    const code = codeIn((await m.smtp.nextMailTo(email)).text);
+    await m.s.ctx.db.k
       .updateTable("account_codes")
       .set({ expires_at: Math.floor(Date.now() / 1000) - 1 })
       .where("subject", "=", email)
       .execute();
-    const before = await userCount(s);
+    const before = await userCount(m.s);
     expect((await register(email, code)).body.message).toBe("verification code is wrong or has expired");
-    expect(await userCount(s)).toBe(before);
+    expect(await userCount(m.s)).toBe(before);
   });
 
   test("a code for one address does not register another", async () => {
     const a = `${uniqueName()}@example.com`;
     await ask(a);
-    const code = codeIn((await smtp.nextMailTo(a)).text);
+    const code = codeIn((await m.smtp.nextMailTo(a)).text);
     expect((await register(`${uniqueName()}@example.com`, code)).body.message).toBe(
       "verification code is wrong or has expired",
     );
@@ -136,22 +117,22 @@ describe("email codes: the rules and bad input (SQLite)", () => {
   test("a second code within 30 seconds is refused (429) and nothing is mailed; the lock is per address", async () => {
     const email = `${uniqueName()}@example.com`;
     expect((await ask(email)).body.success).toBe(true);
-    await smtp.nextMailTo(email);
-    const count = smtp.mails.length;
+    await m.smtp.nextMailTo(email);
+    const count = m.smtp.mails.length;
     const again = await ask(email);
     expect(again.status).toBe(429);
     expect(again.body.success).toBe(false);
     expect(again.body.message).toMatch(/^mails are sent too often, please wait \d+ seconds and retry$/);
-    expect(smtp.mails.length).toBe(count);
+    expect(m.smtp.mails.length).toBe(count);
   });
 
   test("at most EMAIL_RECIPIENT_RATE_LIMIT codes per address per window, whatever the 30-second lock says", async () => {
     const email = `${uniqueName()}@example.com`;
     for (let i = 0; i < 3; i++) {
       expect((await ask(email)).body.success).toBe(true);
-      await smtp.nextMailTo(email);
+      await m.smtp.nextMailTo(email);
       // Lift the 30-second lock, as if half a minute had passed.
-      await s.ctx.db.k.updateTable("account_codes").set({ sent_at: 0 }).where("subject", "=", email).execute();
+      await m.s.ctx.db.k.updateTable("account_codes").set({ sent_at: 0 }).where("subject", "=", email).execute();
     }
     const fourth = await ask(email);
     expect(fourth.status).toBe(429);
@@ -161,18 +142,21 @@ describe("email codes: the rules and bad input (SQLite)", () => {
   test("an address an account already uses gets no code", async () => {
     const email = `${uniqueName()}@example.com`;
     await ask(email);
-    await register(email, codeIn((await smtp.nextMailTo(email)).text));
+    await register(email, codeIn((await m.smtp.nextMailTo(email)).text));
     expect((await ask(email.toUpperCase())).body).toEqual({ success: false, message: "email is already in use" });
   });
 
   test("an empty or malformed address is refused", async () => {
-    expect((await s.client().get("/api/verification")).body).toEqual({ success: false, message: "email is required" });
+    expect((await m.s.client().get("/api/verification")).body).toEqual({
+      success: false,
+      message: "email is required",
+    });
     expect((await ask("not-an-address")).body).toEqual({ success: false, message: "invalid email address" });
   });
 
   test("EmailDomainRestrictionEnabled: only EmailDomainWhitelist domains get a code", async () => {
-    await setOption(s, "EmailDomainWhitelist", "example.com,corp.test");
-    await setOption(s, "EmailDomainRestrictionEnabled", "true");
+    await setOption(m.s, "EmailDomainWhitelist", "example.com,corp.test");
+    await setOption(m.s, "EmailDomainRestrictionEnabled", "true");
     try {
       const refused = await ask(`${uniqueName()}@elsewhere.test`);
       expect(refused.body).toEqual({
@@ -181,57 +165,47 @@ describe("email codes: the rules and bad input (SQLite)", () => {
       });
       expect((await ask(`${uniqueName()}@corp.test`)).body.success).toBe(true);
     } finally {
-      await setOption(s, "EmailDomainRestrictionEnabled", "false");
+      await setOption(m.s, "EmailDomainRestrictionEnabled", "false");
     }
     expect((await ask(`${uniqueName()}@elsewhere.test`)).body.success).toBe(true);
   });
 
   test("EmailAliasRestrictionEnabled: a +tag alias gets no code", async () => {
-    await setOption(s, "EmailAliasRestrictionEnabled", "true");
+    await setOption(m.s, "EmailAliasRestrictionEnabled", "true");
     try {
       expect((await ask(`${uniqueName()}+promo@example.com`)).body).toEqual({
         success: false,
         message: "the administrator does not allow email aliases (an address with +tag)",
       });
     } finally {
-      await setOption(s, "EmailAliasRestrictionEnabled", "false");
+      await setOption(m.s, "EmailAliasRestrictionEnabled", "false");
     }
     expect((await ask(`${uniqueName()}+promo@example.com`)).body.success).toBe(true);
   });
 });
 
 describe("binding an email from personal settings (SQLite)", () => {
-  let s: TestServer;
-  let smtp: TestSmtpServer;
-  beforeAll(async () => {
-    s = await startTestServer("sqlite", { SMTP_CA_FILE: CA });
-    smtp = await startSmtpServer();
-    await smtp.configure(s.ctx);
-  });
-  afterAll(async () => {
-    await smtp.stop();
-    await s.stop();
-  });
+  const m = useMailingServer("sqlite", {});
 
   const codeFor = async (email: string) => {
-    expect((await s.client().get(`/api/verification?email=${encodeURIComponent(email)}`)).body.success).toBe(true);
-    return codeIn((await smtp.nextMailTo(email)).text);
+    expect((await m.s.client().get(`/api/verification?email=${encodeURIComponent(email)}`)).body.success).toBe(true);
+    return codeIn((await m.smtp.nextMailTo(email)).text);
   };
 
   test("GET /api/oauth/email/bind?email&code binds the address with the mailed code, once", async () => {
-    const user = await s.newUser();
+    const user = await m.s.newUser();
     const email = `${uniqueName()}@example.com`;
     const code = await codeFor(email);
     const bound = await user.get(`/api/oauth/email/bind?email=${encodeURIComponent(email)}&code=${code}`);
     expect(bound.body).toEqual({ success: true, message: "email bound", data: null });
     expect((await user.get("/api/user/self")).body.data.email).toBe(email);
-    const other = await s.newUser();
+    const other = await m.s.newUser();
     const reused = await other.post("/api/oauth/email/bind", { email, code });
     expect(reused.body).toEqual({ success: false, message: "email is already in use" });
   });
 
   test("a wrong code is refused and the email stays as it was", async () => {
-    const user = await s.newUser();
+    const user = await m.s.newUser();
     const email = `${uniqueName()}@example.com`;
     const code = await codeFor(email);
     const wrong = code === "123456" ? "654321" : "123456";
@@ -242,11 +216,11 @@ describe("binding an email from personal settings (SQLite)", () => {
   });
 
   test("an address bound to another account is refused with the spec's message", async () => {
-    const first = await s.newUser();
+    const first = await m.s.newUser();
     const email = `${uniqueName()}@example.com`;
     await first.post("/api/oauth/email/bind", { email, code: await codeFor(email) });
     // The code was asked for before the first account bound it.
-    const second = await s.newUser();
+    const second = await m.s.newUser();
     const email2 = `${uniqueName()}@example.com`;
     const code2 = await codeFor(email2);
     await first.post("/api/oauth/email/bind", { email: email2, code: code2 });
@@ -255,7 +229,7 @@ describe("binding an email from personal settings (SQLite)", () => {
   });
 
   test("without a session the call answers 401", async () => {
-    expect((await s.client().get("/api/oauth/email/bind?email=a@example.com&code=123456")).status).toBe(401);
+    expect((await m.s.client().get("/api/oauth/email/bind?email=a@example.com&code=123456")).status).toBe(401);
   });
 });
 

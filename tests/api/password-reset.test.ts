@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
 import { DIALECTS } from "../support/databases";
-import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
-import { startTestServer, uniqueName, type TestServer } from "../support/server";
+import { useMailingServer } from "../support/mailing-server";
+import { uniqueName, type TestServer } from "../support/server";
 
-const CA = join(import.meta.dir, "../fixtures/upstream-test-cert.pem");
 const INVALID = { success: false, message: "the password reset link is invalid or has expired" };
 
 /** A registered user with an email, and a second signed-in session of theirs. */
@@ -20,62 +18,49 @@ async function userWithEmail(s: TestServer) {
 const linkIn = (text: string) => new URL(/https?:\/\/\S+/.exec(text)![0]);
 
 describe.each(DIALECTS)("password reset by mail on %s", (dialect) => {
-  let s: TestServer;
-  let smtp: TestSmtpServer;
-  beforeAll(async () => {
-    s = await startTestServer(dialect, { SMTP_CA_FILE: CA });
-    smtp = await startSmtpServer();
-    await smtp.configure(s.ctx);
+  const m = useMailingServer(dialect, {}, async ({ s }) => {
     await s.root.put("/api/option/", { key: "ServerAddress", value: "https://gate.example.com" });
-  });
-  afterAll(async () => {
-    await smtp.stop();
-    await s.stop();
   });
 
   test("the mailed link <ServerAddress>/user/reset?email&token gives a new password once; every session ends", async () => {
-    const { username, email, session } = await userWithEmail(s);
-    const asked = await s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`);
+    const { username, email, session } = await userWithEmail(m.s);
+    const asked = await m.s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`);
     expect(asked.body.success).toBe(true);
-    const link = linkIn((await smtp.nextMailTo(email)).text);
+    const link = linkIn((await m.smtp.nextMailTo(email)).text);
     expect(`${link.origin}${link.pathname}`).toBe("https://gate.example.com/user/reset");
     expect(link.searchParams.get("email")).toBe(email);
     const token = link.searchParams.get("token")!;
-    const reset = await s.client().post("/api/user/reset", { email, token });
+    const reset = await m.s.client().post("/api/user/reset", { email, token });
     expect(reset.body.success).toBe(true);
     const password = reset.body.data as string;
     expect(password).toMatch(/^[0-9A-Za-z]{12}$/);
     expect((await session.get("/api/user/self")).status).toBe(401);
-    expect((await s.client().login(username, "password123")).body.success).toBe(false);
-    expect((await s.client().login(username, password)).body.success).toBe(true);
-    expect((await s.client().post("/api/user/reset", { email, token })).body).toEqual(INVALID);
+    expect((await m.s.client().login(username, "password123")).body.success).toBe(false);
+    expect((await m.s.client().login(username, password)).body.success).toBe(true);
+    expect((await m.s.client().post("/api/user/reset", { email, token })).body).toEqual(INVALID);
   });
 });
 
 describe("password reset: bad input changes nothing (SQLite)", () => {
-  let s: TestServer;
-  let smtp: TestSmtpServer;
-  beforeAll(async () => {
-    s = await startTestServer("sqlite", { SMTP_CA_FILE: CA });
-    smtp = await startSmtpServer();
-    await smtp.configure(s.ctx);
+  const m = useMailingServer("sqlite", {}, async ({ s }) => {
     await s.root.put("/api/option/", { key: "ServerAddress", value: "https://gate.example.com" });
-  });
-  afterAll(async () => {
-    await smtp.stop();
-    await s.stop();
   });
 
   const passwordOf = async (username: string) =>
-    (await s.ctx.db.k.selectFrom("users").select("password").where("username", "=", username).executeTakeFirstOrThrow())
-      .password;
+    (
+      await m.s.ctx.db.k
+        .selectFrom("users")
+        .select("password")
+        .where("username", "=", username)
+        .executeTakeFirstOrThrow()
+    ).password;
 
   test("a wrong token, a wrong email and a missing field are refused; the password and sessions stay", async () => {
-    const { username, email, session } = await userWithEmail(s);
-    await s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`);
-    const token = linkIn((await smtp.nextMailTo(email)).text).searchParams.get("token")!;
+    const { username, email, session } = await userWithEmail(m.s);
+    await m.s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`);
+    const token = linkIn((await m.smtp.nextMailTo(email)).text).searchParams.get("token")!;
     const before = await passwordOf(username);
-    const c = s.client();
+    const c = m.s.client();
     expect((await c.post("/api/user/reset", { email, token: `${token.slice(0, -1)}x` })).body).toEqual(INVALID);
     expect((await c.post("/api/user/reset", { email: `other-${email}`, token })).body).toEqual(INVALID);
     expect((await c.post("/api/user/reset", { email })).body).toEqual(INVALID);
@@ -86,41 +71,41 @@ describe("password reset: bad input changes nothing (SQLite)", () => {
   });
 
   test("an expired link is refused", async () => {
-    const { username, email } = await userWithEmail(s);
-    await s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`);
-    const token = linkIn((await smtp.nextMailTo(email)).text).searchParams.get("token")!;
-    await s.ctx.db.k.updateTable("account_codes").set({ expires_at: 1 }).where("subject", "=", email).execute();
+    const { username, email } = await userWithEmail(m.s);
+    await m.s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`);
+    const token = linkIn((await m.smtp.nextMailTo(email)).text).searchParams.get("token")!;
+    await m.s.ctx.db.k.updateTable("account_codes").set({ expires_at: 1 }).where("subject", "=", email).execute();
     const before = await passwordOf(username);
-    expect((await s.client().post("/api/user/reset", { email, token })).body).toEqual(INVALID);
+    expect((await m.s.client().post("/api/user/reset", { email, token })).body).toEqual(INVALID);
     expect(await passwordOf(username)).toBe(before);
   });
 
   test("an address no account uses gets the same reply and no mail", async () => {
-    const count = smtp.mails.length;
-    const reply = await s.client().get(`/api/reset_password?email=nobody-${uniqueName()}@example.com`);
+    const count = m.smtp.mails.length;
+    const reply = await m.s.client().get(`/api/reset_password?email=nobody-${uniqueName()}@example.com`);
     expect(reply.body).toEqual({
       success: true,
       message: "if an account uses this address, a reset link was sent to it",
       data: null,
     });
-    expect(smtp.mails.length).toBe(count);
+    expect(m.smtp.mails.length).toBe(count);
   });
 
   test("a second reset mail within 30 seconds is refused", async () => {
-    const { email } = await userWithEmail(s);
-    await s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`);
-    await smtp.nextMailTo(email);
-    expect((await s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`)).status).toBe(429);
+    const { email } = await userWithEmail(m.s);
+    await m.s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`);
+    await m.smtp.nextMailTo(email);
+    expect((await m.s.client().get(`/api/reset_password?email=${encodeURIComponent(email)}`)).status).toBe(429);
   });
 
   test("without a ServerAddress no link can be made: a clear refusal", async () => {
-    await s.root.put("/api/option/", { key: "ServerAddress", value: "" });
+    await m.s.root.put("/api/option/", { key: "ServerAddress", value: "" });
     try {
-      const reply = await s.client().get("/api/reset_password?email=someone@example.com");
+      const reply = await m.s.client().get("/api/reset_password?email=someone@example.com");
       expect(reply.body.success).toBe(false);
       expect(reply.body.message).toContain("server address is not set");
     } finally {
-      await s.root.put("/api/option/", { key: "ServerAddress", value: "https://gate.example.com" });
+      await m.s.root.put("/api/option/", { key: "ServerAddress", value: "https://gate.example.com" });
     }
   });
 });
