@@ -76,19 +76,6 @@ export async function spendCheckedCode(exec: Exec, row: AccountCodeRow, refusal:
   if (!(await takeAccountCode(exec, row.purpose, row.subject, row.code_hash))) refuse(refusal);
 }
 
-/** Checks and uses up a code in one go. */
-export async function consumeCode(
-  ctx: ServiceContext,
-  purpose: CodePurpose,
-  subject: string,
-  code: string,
-  refusal: string,
-): Promise<AccountCodeRow> {
-  const row = await checkCode(ctx, purpose, subject, code, refusal);
-  await spendCheckedCode(ctx.db, row, refusal);
-  return row;
-}
-
 /** Drops a code that was stored but could not be delivered. */
 export async function dropCode(
   ctx: ServiceContext,

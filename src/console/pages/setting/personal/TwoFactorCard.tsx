@@ -1,5 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { api } from "../../../api";
 import { TextField } from "../../../components/form/TextField";
 import { toast } from "../../../state/toasts";
@@ -42,14 +42,22 @@ export function TwoFactorCard() {
     status.reload();
   };
 
-  const codeField = (
-    <TextField
-      label={t`Code of your authenticator app`}
-      name="two_factor_code"
-      value={code}
-      onChange={setCode}
-      autoComplete="one-time-code"
-    />
+  /** The app's code and the button that sends it. */
+  const withCode = (action: ReactNode, onClick: () => void, kind: string) => (
+    <>
+      <TextField
+        label={t`Code of your authenticator app`}
+        name="two_factor_code"
+        value={code}
+        onChange={setCode}
+        autoComplete="one-time-code"
+      />
+      <div>
+        <button type="button" className={`btn btn-sm ${kind}`} onClick={onClick}>
+          {action}
+        </button>
+      </div>
+    </>
   );
   const state = status.data;
   return (
@@ -72,12 +80,7 @@ export function TwoFactorCard() {
           <p className="text-sm">
             <Trans>Two-factor sign-in is on. Recovery codes left: {state.recovery_codes_left}</Trans>
           </p>
-          {codeField}
-          <div>
-            <button type="button" className="btn btn-sm btn-error" onClick={disable}>
-              <Trans>Turn off two-factor sign-in</Trans>
-            </button>
-          </div>
+          {withCode(<Trans>Turn off two-factor sign-in</Trans>, disable, "btn-error")}
         </>
       ) : setup ? (
         <>
@@ -92,12 +95,7 @@ export function TwoFactorCard() {
           <a className="link text-xs break-all" href={setup.uri}>
             {setup.uri}
           </a>
-          {codeField}
-          <div>
-            <button type="button" className="btn btn-sm btn-primary" onClick={enable}>
-              <Trans>Turn on two-factor sign-in</Trans>
-            </button>
-          </div>
+          {withCode(<Trans>Turn on two-factor sign-in</Trans>, enable, "btn-primary")}
         </>
       ) : (
         <div>
