@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { QuotaReminder } from "../../src/service/accounts/quota-reminder";
 import { startRelayEnv, USER_QUOTA, type RelayEnv } from "../relay/support";
 import { openTestContext } from "../support/server";
+import { DIALECTS } from "../support/databases";
+import { useMailingServer } from "../support/mailing-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 
 const CA = join(import.meta.dir, "../fixtures/upstream-test-cert.pem");
@@ -79,5 +81,22 @@ describe("the low-balance reminder (QuotaRemindThreshold)", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe.each(DIALECTS)("the reminder's once-per-2-hours claim on %s", (dialect) => {
+  const m = useMailingServer(dialect);
+
+  test("two instances' reminders for the same low balance send one mail", async () => {
+    const { s, smtp } = m;
+    await s.root.put("/api/option/", { key: "QuotaRemindThreshold", value: "1000" });
+    const user = await s.newUser();
+    const email = `${user.username}@example.com`;
+    await s.ctx.db.k.updateTable("users").set({ email }).where("id", "=", user.userId!).execute();
+    const balances = new Map([[user.userId!, 10]]);
+    await new QuotaReminder(s.ctx).check(balances);
+    await new QuotaReminder(s.ctx).check(balances);
+    expect((await smtp.nextMailTo(email)).text).toContain("/topup");
+    expect(smtp.mails.filter((mail) => mail.to.includes(email))).toHaveLength(1);
   });
 });

@@ -279,7 +279,8 @@ export class BalanceBook {
     const balances = new Map<number, number>();
     for (const id of userIds) {
       const account = this.users.get(id);
-      if (account) balances.set(id, account.available);
+      // The settled balance: what calls still in flight hold is not spent yet.
+      if (account) balances.set(id, account.committed + account.pending - account.remote);
     }
     queueMicrotask(() => this.onWritten?.(balances));
   }
