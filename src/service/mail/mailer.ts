@@ -1,5 +1,4 @@
 import tls from "node:tls";
-import nodemailer from "nodemailer";
 import type { OptionStore } from "../options/store";
 
 export interface MailMessage {
@@ -43,6 +42,8 @@ export class SmtpMailSender implements MailSender {
 
   async send(message: MailMessage): Promise<void> {
     const s = this.settings();
+    // Loaded on the first mail: a gateway that never sends one does not pay for it at start.
+    const { default: nodemailer } = await import("nodemailer");
     const transport = nodemailer.createTransport({
       host: s.host,
       port: s.port,
