@@ -146,4 +146,23 @@ describe("two-factor sign-in: recovery codes, removal and bad input (SQLite)", (
       await s.ctx.options.set("TwoFactorRequiredForAdmins", "false");
     }
   });
+
+  test("an admin clears a lower user's two-factor sign-in (DELETE /api/user/:id/2fa); not an equal's", async () => {
+    const name = uniqueName();
+    const user = await s.newUser(name);
+    await withTwoFactor(user);
+    const admin = await s.newUser();
+    await s.root.post("/api/user/manage", { id: admin.userId, action: "promote" });
+    const peer = await s.newUser();
+    await s.root.post("/api/user/manage", { id: peer.userId, action: "promote" });
+    await withTwoFactor(peer);
+    expect((await admin.delete(`/api/user/${peer.userId}/2fa`)).body).toEqual({
+      success: false,
+      message: "no permission for a user of equal or higher role",
+    });
+    expect((await peer.get("/api/user/2fa/status")).body.data.enabled).toBe(true);
+    expect((await admin.delete(`/api/user/${user.userId}/2fa`)).body.success).toBe(true);
+    expect((await s.client().login(name, "password123")).body.data.require_2fa).toBeUndefined();
+    expect((await user.delete(`/api/user/${user.userId}/2fa`)).body.success).toBe(false);
+  });
 });

@@ -5,6 +5,7 @@ import { Role } from "../../shared/constants";
 import type { ServiceContext } from "../context";
 import { keyedHash, randomAlphanumeric } from "../crypto";
 import { refuse } from "../errors";
+import { manageableUser } from "../users/admin-access";
 
 const PERIOD_SECONDS = 30;
 const RECOVERY_CODES = 10;
@@ -108,3 +109,11 @@ export const twoFactorStatus = (ctx: ServiceContext, user: UserRow) => ({
   recovery_codes_left: twoFactorEnabled(user) ? (JSON.parse(user.totp_recovery!) as string[]).length : 0,
   required: mustSetUpTwoFactor(ctx, user),
 });
+
+/** An admin clears a user's two-factor sign-in (a lost phone and lost recovery codes): only of a lower role. */
+export async function clearTwoFactorAsAdmin(ctx: ServiceContext, actor: UserRow, userId: number): Promise<void> {
+  const target = await manageableUser(ctx, actor, userId);
+  if (!twoFactorEnabled(target) && !target.totp_secret) refuse("two-factor sign-in is not on");
+  await updateUser(ctx.db, target.id, { totp_secret: "", totp_recovery: null, totp_last_step: 0 });
+  ctx.users.forget(target.id);
+}
