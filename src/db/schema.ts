@@ -33,6 +33,25 @@ export interface UsersTable {
   created_at: number;
   last_login_at: Generated<number>;
   deleted_at: number | null;
+  /** The TOTP secret, sealed at rest ("enc:v1:…"); empty when two-factor sign-in is off. */
+  totp_secret: Generated<string>;
+  /** JSON list of the unused recovery codes' keyed hashes; NULL when two-factor sign-in is off. */
+  totp_recovery: string | null;
+  /** The last TOTP time step accepted, so a code is never accepted twice. */
+  totp_last_step: Generated<number>;
+  /** When the low-balance reminder was last mailed (unix seconds). */
+  quota_reminded_at: Generated<number>;
+}
+
+/** A code or link sent out, by purpose and subject (an email, or a pending sign-in's id); only its hash is kept. */
+export interface AccountCodesTable {
+  purpose: string;
+  subject: string;
+  code_hash: string;
+  user_id: Generated<number>;
+  sent_at: number;
+  expires_at: number;
+  attempts: Generated<number>;
 }
 
 /** Keys usable once until they expire (OAuth states, used Telegram payloads). */
@@ -258,6 +277,7 @@ export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
   one_time_keys: OneTimeKeysTable;
+  account_codes: AccountCodesTable;
   options: OptionsTable;
   setups: SetupsTable;
   internals: InternalsTable;

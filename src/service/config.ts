@@ -62,7 +62,13 @@ export interface Config {
   streamPingSeconds: number;
   /** How long a stop waits for the calls in flight to finish and be billed before it closes the connections left. */
   shutdownTimeoutMs: number;
+  /** Where Turnstile tokens are verified (TURNSTILE_VERIFY_URL; Cloudflare's siteverify by default). */
+  turnstileVerifyUrl: string;
+  /** PEM file of certificates to trust for the SMTP server besides the system's (SMTP_CA_FILE; an internal CA). */
+  smtpCaFile: string;
 }
+
+export const CLOUDFLARE_SITEVERIFY = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
 
 /** Reads KEY=VALUE lines of a .env file into env, without overriding what is already set. */
 export function loadDotEnv(path = ".env", env: Record<string, string | undefined> = process.env): void {
@@ -115,5 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     relayTimeoutMs: int(env.RELAY_TIMEOUT, DEFAULT_RELAY_TIMEOUT_SECONDS, "RELAY_TIMEOUT") * 1000,
     streamPingSeconds: int(env.STREAM_PING_SECONDS, 0, "STREAM_PING_SECONDS"),
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT, 30, "SHUTDOWN_TIMEOUT") * 1000,
+    turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL || CLOUDFLARE_SITEVERIFY,
+    smtpCaFile: env.SMTP_CA_FILE ?? "",
   };
 }

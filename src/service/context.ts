@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { connect, type Db } from "../db/connect";
 import { insertIfAbsent } from "../db/queries/key-value";
 import { migrate } from "../db/migrations";
@@ -18,6 +19,8 @@ import { redisPrefix } from "./redis/namespace";
 import type { SessionStore } from "./sessions/store";
 import { openSecrets } from "./secrets/open";
 import { UserDirectory } from "./users/directory";
+import { QuotaReminder } from "./accounts/quota-reminder";
+import { type MailSender, SmtpMailSender, smtpSettingsOf } from "./mail/mailer";
 import { fillUsernameKeys } from "./users/username-keys";
 
 /** Everything a service call needs; one per process, shared by the HTTP API, the CLI and the TUI. */
@@ -45,6 +48,8 @@ export interface ServiceContext {
   readonly redis?: RedisLink;
   /** Set when the process is stopping: readiness answers false from then on. */
   readonly lifecycle: { draining: boolean };
+  /** Sends the site's mails (SMTP with the options of the moment). */
+  readonly mail: MailSender;
   close(): Promise<void>;
 }
 
@@ -132,7 +137,7 @@ async function openOn(config: Config, opened: Db, started: Opened): Promise<Serv
   started.add(relay, (r) => r.close());
   await relay.ready;
   await relay.book.recover();
-  return {
+  const ctx: ServiceContext = {
     config,
     db,
     options,
@@ -147,6 +152,10 @@ async function openOn(config: Config, opened: Db, started: Opened): Promise<Serv
     relay,
     redis: redis || undefined,
     lifecycle: { draining: false },
+    mail: new SmtpMailSender(
+      () => smtpSettingsOf(options),
+      config.smtpCaFile ? readFileSync(config.smtpCaFile, "utf8") : undefined,
+    ),
     async close() {
       await relay.close();
       await sync.close();
@@ -157,4 +166,7 @@ async function openOn(config: Config, opened: Db, started: Opened): Promise<Serv
       await db.close();
     },
   };
+  const reminder = new QuotaReminder(ctx);
+  relay.book.onWritten = (balances) => void reminder.check(balances).catch(() => {});
+  return ctx;
 }

@@ -16,3 +16,14 @@ export function randomAlphanumeric(length: number): string {
 export function keyedHash(secret: string, value: string): string {
   return new Bun.CryptoHasher("sha256", secret).update(value).digest("hex");
 }
+
+/** `length` uniformly random decimal digits from the system's CSPRNG. */
+export function randomDigits(length: number): string {
+  const digits: string[] = [];
+  while (digits.length < length) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte < 250 && digits.length < length) digits.push(String(byte % 10));
+    }
+  }
+  return digits.join("");
+}

@@ -50,6 +50,7 @@ export const OPTION_KINDS = {
   EmailDomainRestrictionEnabled: "bool",
   EmailAliasRestrictionEnabled: "bool",
   SMTPSSLEnabled: "bool",
+  TwoFactorRequiredForAdmins: "bool",
   // Email
   EmailDomainWhitelist: "comma-list",
   SMTPServer: "string",

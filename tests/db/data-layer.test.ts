@@ -9,6 +9,7 @@ import { useMigratedDatabase } from "../support/migrated-database";
 
 const TABLES = [
   "abilities",
+  "account_codes",
   "channels",
   "internals",
   "logs",

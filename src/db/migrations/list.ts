@@ -17,6 +17,7 @@ const STEPS = {
   "003-money-and-records": step(async () => (await import("./003-money-and-records")).moneyAndRecords),
   "004-log-indexes": step(async () => (await import("./004-log-indexes")).logIndexes),
   "005-username-keys": step(async () => (await import("./005-username-keys")).usernameKeys),
+  "006-accounts-email": step(async () => (await import("./006-accounts-email")).accountsEmail),
   "007-oauth-bindings": step(async () => (await import("./007-oauth-bindings")).oauthBindings),
   "008-quota-leases": step(async () => (await import("./008-quota-leases")).quotaLeases),
 };

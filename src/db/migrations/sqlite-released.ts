@@ -78,6 +78,17 @@ export const SQLITE_RELEASED: readonly (readonly [name: string, statements: read
     ],
   ],
   [
+    "006-accounts-email",
+    [
+      'create table "account_codes" ("purpose" varchar(32) not null, "subject" varchar(191) not null, "code_hash" varchar(128) not null, "user_id" bigint default 0 not null, "sent_at" bigint not null, "expires_at" bigint not null, "attempts" integer default 0 not null, constraint "pk_account_codes" primary key ("purpose", "subject"))',
+      'create index "idx_account_codes_expires_at" on "account_codes" ("expires_at")',
+      'alter table "users" add column "totp_secret" varchar(255) default \'\' not null',
+      'alter table "users" add column "totp_recovery" text',
+      'alter table "users" add column "totp_last_step" bigint default 0 not null',
+      'alter table "users" add column "quota_reminded_at" bigint default 0 not null',
+    ],
+  ],
+  [
     "007-oauth-bindings",
     [
       'alter table "users" add column "oidc_id" varchar(255) default \'\' not null',

@@ -48,7 +48,7 @@ export async function isUsernameTaken(db: Exec, username: string): Promise<boole
 /** Whether a user other than `exceptUserId` holds this value in a unique column (soft-deleted users included). */
 async function isTakenByAnother(
   db: Exec,
-  column: "email" | "username_key",
+  column: "username_key",
   value: string,
   exceptUserId: number,
 ): Promise<boolean> {
@@ -74,8 +74,16 @@ export async function setUsernameKey(db: Exec, id: number, key: string): Promise
   await db.k.updateTable("users").set({ username_key: key }).where("id", "=", id).execute();
 }
 
-export const isEmailTaken = (db: Exec, email: string, exceptUserId = 0): Promise<boolean> =>
-  isTakenByAnother(db, "email", email, exceptUserId);
+/** Whether another user (soft-deleted ones included) has this address, in any letter case. */
+export async function isEmailTaken(db: Exec, email: string, exceptUserId = 0): Promise<boolean> {
+  const row = await db.k
+    .selectFrom("users")
+    .select("id")
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase()))
+    .where("id", "!=", exceptUserId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 export async function isAffCodeTaken(db: Exec, affCode: string): Promise<boolean> {
   const row = await db.k.selectFrom("users").select("id").where("aff_code", "=", affCode).executeTakeFirst();
@@ -202,4 +210,46 @@ export async function findUserByExternalId(
   externalId: string,
 ): Promise<UserRow | undefined> {
   return db.k.selectFrom("users").selectAll().where(column, "=", externalId).orderBy("id").executeTakeFirst();
+}
+
+export async function findLiveUserByEmail(db: Exec, email: string): Promise<UserRow | undefined> {
+  return db.k
+    .selectFrom("users")
+    .selectAll()
+    .where((eb) => eb(eb.fn("lower", ["email"]), "=", email.toLowerCase()))
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+}
+
+/** Claims the low-balance reminder of a user not reminded since `before`; answers whether this call claimed it. */
+export async function claimQuotaReminder(db: Exec, id: number, now: number, before: number): Promise<boolean> {
+  const result = await db.k
+    .updateTable("users")
+    .set({ quota_reminded_at: now })
+    .where("id", "=", id)
+    .where("quota_reminded_at", "<=", before)
+    .executeTakeFirst();
+  return affected(result) === 1;
+}
+
+/** Accepts a TOTP time step only when it is later than the last one accepted (a code works once). */
+export async function advanceTotpStep(db: Exec, id: number, step: number): Promise<boolean> {
+  const result = await db.k
+    .updateTable("users")
+    .set({ totp_last_step: step })
+    .where("id", "=", id)
+    .where("totp_last_step", "<", step)
+    .executeTakeFirst();
+  return affected(result) === 1;
+}
+
+/** Swaps the recovery-code list only when it is still the one read (a code works once under concurrency). */
+export async function replaceRecoveryCodes(db: Exec, id: number, before: string, after: string): Promise<boolean> {
+  const result = await db.k
+    .updateTable("users")
+    .set({ totp_recovery: after })
+    .where("id", "=", id)
+    .where("totp_recovery", "=", before)
+    .executeTakeFirst();
+  return affected(result) === 1;
 }

@@ -1,6 +1,7 @@
 import type { UserRow } from "../../service/users/directory";
 import { userOfCredential, type Credential } from "../../service/accounts/authenticate";
 import type { ServiceContext } from "../../service/context";
+import { refuseAdminWithoutTwoFactor } from "../../service/accounts/two-factor";
 import { ServiceError } from "../../service/errors";
 import { Role, UserStatus } from "../../shared/constants";
 import { readCookie, SESSION_COOKIE } from "../http/cookies";
@@ -57,5 +58,6 @@ export async function authenticate(
   if (Number(claimed) !== user.id) throw unauthorized("Unauthorized, New-Api-User does not match logged in user");
   if (user.status !== UserStatus.Enabled) throw new ServiceError("User has been banned");
   if (user.role < minRole) throw new ServiceError("Unauthorized, insufficient privileges");
+  refuseAdminWithoutTwoFactor(ctx, user, minRole);
   return caller;
 }

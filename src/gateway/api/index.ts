@@ -1,9 +1,12 @@
 import { Elysia } from "elysia";
+import { verifyHumanCheck } from "../../service/accounts/human-check";
 import type { ServiceContext } from "../../service/context";
+import { clientIp } from "../http/client-ip";
 import { accountRoutes } from "./account";
 import { channelTestRoutes } from "./channel-tests";
 import { channelRoutes } from "./channels";
 import { contentRoutes } from "./content";
+import { emailRoutes } from "./email";
 import { dataRoutes } from "./data";
 import { groupRoutes } from "./groups";
 import { logRoutes } from "./logs";
@@ -16,6 +19,7 @@ import { selfRoutes } from "./self";
 import { setupRoutes } from "./setup";
 import { statusRoutes } from "./status";
 import { tokenRoutes } from "./tokens";
+import { twoFactorRoutes } from "./two-factor";
 import { userAdminRoutes } from "./users";
 import { walletRoutes } from "./wallet";
 
@@ -26,8 +30,19 @@ export const apiRoutes = (ctx: ServiceContext) =>
     .use(setupRoutes(ctx))
     .use(contentRoutes(ctx))
     .use(accountRoutes(ctx))
-    // WeChat sign-in's human check: the Turnstile verification is wired here.
-    .use(oauthRoutes(ctx, { humanCheck: async () => {} }))
+    // WeChat sign-in asks for the human check (Turnstile) as the other sign-in calls do.
+    .use(
+      oauthRoutes(ctx, {
+        humanCheck: (request, server) =>
+          verifyHumanCheck(
+            ctx,
+            new URL(request.url).searchParams.get("turnstile"),
+            clientIp(request, server, ctx.config.trustProxy),
+          ),
+      }),
+    )
+    .use(emailRoutes(ctx))
+    .use(twoFactorRoutes(ctx))
     .use(selfRoutes(ctx))
     .use(userAdminRoutes(ctx))
     .use(optionRoutes(ctx))

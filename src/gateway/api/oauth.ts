@@ -16,7 +16,7 @@ import { authenticate, type Caller } from "./auth";
 import { limitPerAddress } from "./rate-limit";
 
 /** The human check (Turnstile) a route asks for before it acts; refuses by throwing. */
-export type HumanCheck = (request: Request) => Promise<void>;
+export type HumanCheck = (request: Request, server: Server<unknown> | null) => Promise<void>;
 
 type Set = { headers: Record<string, unknown> };
 
@@ -66,7 +66,7 @@ export const oauthRoutes = (ctx: ServiceContext, { humanCheck }: { humanCheck: H
     .get("/api/oauth/wechat", async (c) => {
       await limited(c);
       const { code = "", aff = "" } = queryOf(c.request);
-      const outcome = await signInWithWeChat(ctx, code, { aff, humanCheck: () => humanCheck(c.request) });
+      const outcome = await signInWithWeChat(ctx, code, { aff, humanCheck: () => humanCheck(c.request, c.server) });
       return reply(ctx, c.request, c.set, outcome);
     })
     .get("/api/oauth/telegram/login", async (c) => {

@@ -2,6 +2,8 @@ import { Elysia } from "elysia";
 import type { ServiceContext } from "../../service/context";
 import { listOptions, resetModelPrices, saveOption } from "../../service/options/admin";
 import { Role } from "../../shared/constants";
+import { mailLanguageOf } from "../../service/mail/language";
+import { sendTestMail } from "../../service/mail/test-mail";
 import { ok } from "../http/envelope";
 import { authenticate } from "./auth";
 import { bodyOf } from "./request";
@@ -17,6 +19,13 @@ export const optionRoutes = (ctx: ServiceContext) =>
       await authenticate(ctx, request, Role.Root);
       await saveOption(ctx, await bodyOf(ctx, request));
       return ok(null);
+    })
+    .post("/api/option/test_mail", async ({ request }) => {
+      const { user } = await authenticate(ctx, request, Role.Root);
+      const body = await bodyOf(ctx, request);
+      const language = mailLanguageOf(request.headers.get("accept-language"));
+      const to = await sendTestMail(ctx, user, body.email, language);
+      return ok(null, `test mail sent to ${to}`);
     })
     .post("/api/option/rest_model_ratio", async ({ request }) => {
       await authenticate(ctx, request, Role.Root);

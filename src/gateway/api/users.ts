@@ -6,7 +6,8 @@ import { updateUserAsAdmin } from "../../service/users/admin-update";
 import { Role } from "../../shared/constants";
 import { ok } from "../http/envelope";
 import { authenticate } from "./auth";
-import { bodyOf, pagingOf } from "./request";
+import { bodyOf, idParam, pagingOf } from "./request";
+import { clearTwoFactorAsAdmin } from "../../service/accounts/two-factor";
 
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);
 
@@ -31,5 +32,9 @@ export const userAdminRoutes = (ctx: ServiceContext) => {
     .post("/api/user/manage", async ({ request }) => {
       const actor = await admin(request);
       return ok(await manageUser(ctx, actor, await bodyOf(ctx, request)), "operation succeeded");
+    })
+    .delete("/api/user/:id/2fa", async ({ request, params }) => {
+      await clearTwoFactorAsAdmin(ctx, await admin(request), idParam(params.id));
+      return ok(null, "two-factor sign-in is off");
     });
 };

@@ -5,8 +5,12 @@ import { formatQuota } from "../../shared/quota-format";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { recordBalanceChange } from "../ledger";
+import type { Exec } from "../../db/exec";
 import { insertPreparedUser, type PreparedUser, prepareUser } from "../users/create";
-import { checkVerificationCode } from "./verification";
+import { spendCheckedCode } from "./codes";
+import { checkEmailAddress } from "./email-rules";
+import { verifyHumanCheck } from "./human-check";
+import { CODE_WRONG, checkVerificationCode } from "./verification";
 
 export interface RegisterInput {
   username?: unknown;
@@ -27,8 +31,13 @@ export function quotaText(ctx: ServiceContext, quota: number): string {
 }
 
 /** Password registration: the site's switches, the rules, then the user and every grant in one transaction. */
-export async function register(ctx: ServiceContext, input: RegisterInput): Promise<number> {
+export async function register(
+  ctx: ServiceContext,
+  input: RegisterInput,
+  caller: { clientIp: string; turnstile?: unknown },
+): Promise<number> {
   const { options } = ctx;
+  await verifyHumanCheck(ctx, caller.turnstile, caller.clientIp);
   if (!options.bool("RegisterEnabled")) refuse("new user registration is disabled by the administrator");
   if (!options.bool("PasswordRegisterEnabled")) {
     refuse("registration with a password is disabled by the administrator, please use third-party sign-in");
@@ -37,20 +46,29 @@ export async function register(ctx: ServiceContext, input: RegisterInput): Promi
   const password = str(input.password);
   if (!username.trim() || !password) refuse("username and password are required");
   if (input.password2 !== undefined && input.password2 !== password) refuse("the two passwords do not match");
-  const email = str(input.email).trim();
-  if (options.bool("EmailVerificationEnabled")) {
-    if (!email || !str(input.verification_code)) refuse("email and verification code are required");
-    checkVerificationCode(email, str(input.verification_code));
+  const verify = options.bool("EmailVerificationEnabled");
+  if (verify && (!str(input.email).trim() || !str(input.verification_code))) {
+    refuse("email and verification code are required");
   }
+  const email = str(input.email).trim() ? checkEmailAddress(options, input.email) : "";
+  const code = verify ? await checkVerificationCode(ctx, email, input.verification_code) : undefined;
   const prepared = await prepareUser({ username, password, email: email || undefined });
-  return insertWithGrants(ctx, prepared, str(input.aff_code).trim());
+  return insertWithGrants(ctx, prepared, str(input.aff_code).trim(), async (tx) => {
+    if (code) await spendCheckedCode(tx, code, CODE_WRONG);
+  });
 }
 
 /**
  * Inserts a new user with the site's grants in one transaction: QuotaForNewUser, and when `affCode` names a
- * live user, QuotaForInvitee to the new user and QuotaForInviter to the inviter's affiliate balance.
+ * live user, QuotaForInvitee to the new user and QuotaForInviter to the inviter's affiliate balance; `alongside`
+ * runs in the same transaction (spending the registration's emailed code, so a refused insert leaves it usable).
  */
-export async function insertWithGrants(ctx: ServiceContext, prepared: PreparedUser, affCode: string): Promise<number> {
+export async function insertWithGrants(
+  ctx: ServiceContext,
+  prepared: PreparedUser,
+  affCode: string,
+  alongside?: (tx: Exec) => Promise<void>,
+): Promise<number> {
   const { options } = ctx;
 
   let inviterId = 0;
@@ -58,6 +76,7 @@ export async function insertWithGrants(ctx: ServiceContext, prepared: PreparedUs
     const inviter = affCode ? await findLiveUserByAffCode(tx, affCode) : undefined;
     if (inviter) prepared.inviter_id = inviterId = inviter.id;
     const newId = await insertPreparedUser(tx, prepared);
+    await alongside?.(tx);
     const grant = async (quota: number, content: string) => {
       if (quota <= 0) return;
       await addUserQuota(tx, newId, quota);

@@ -44,6 +44,8 @@ export class BalanceBook {
   /** Reservations neither settled nor released: the billable calls in flight. */
   private open = 0;
   private noneOpen?: () => void;
+  /** Told, after each write, the balances of the users it charged (the low-balance reminder listens); never awaited. */
+  onWritten?: (balances: ReadonlyMap<number, number>) => void;
 
   constructor(
     private readonly db: Exec,
@@ -299,6 +301,7 @@ export class BalanceBook {
       for (const [id, d] of totals.tokens) this.moveToCommitted(this.tokens.get(id), d.remain);
       this.changes.announceSpent([...totals.users.keys()], [...totals.tokens.keys()], settledUpTo);
       if (marks) await this.journals!.retire(marks);
+      this.tellWritten(totals.users.keys());
     });
   }
 
@@ -308,6 +311,17 @@ export class BalanceBook {
    */
   recover(): Promise<number> {
     return this.journals?.recover() ?? Promise.resolve(0);
+  }
+
+  private tellWritten(userIds: Iterable<number>): void {
+    if (!this.onWritten) return;
+    const balances = new Map<number, number>();
+    for (const id of userIds) {
+      const account = this.users.get(id);
+      // The settled balance: what calls still in flight hold is not spent yet.
+      if (account) balances.set(id, account.committed + account.pending - account.remote);
+    }
+    queueMicrotask(() => this.onWritten?.(balances));
   }
 
   private moveToCommitted(account: Account | undefined, delta: number): void {

@@ -1,7 +1,14 @@
 import { optionalInt } from "../env-int";
 
 /** The actions limited per client address, each in a window of its own. */
-export type LimitedAction = "login" | "register" | "redeem" | "keyReveal" | "pay";
+export type LimitedAction =
+  | "login"
+  | "register"
+  | "redeem"
+  | "keyReveal"
+  | "pay"
+  | "emailPerAddress"
+  | "emailPerRecipient";
 
 export interface Window {
   /** Requests allowed per window per address. */
@@ -19,6 +26,10 @@ export const RATE_LIMITS = {
   keyReveal: { variable: "KEY_REVEAL_RATE_LIMIT", count: 60, windowSeconds: 600 },
   /** Starting an online payment. */
   pay: { variable: "PAY_RATE_LIMIT", count: 20, windowSeconds: 1200 },
+  /** Mails sent on request (verification codes, reset links), per client address. */
+  emailPerAddress: { variable: "EMAIL_RATE_LIMIT", count: 10, windowSeconds: 3600 },
+  /** The same mails per recipient (besides the 30-second lock between two sends to one address). */
+  emailPerRecipient: { variable: "EMAIL_RECIPIENT_RATE_LIMIT", count: 5, windowSeconds: 3600 },
 } as const satisfies Record<LimitedAction, { variable: string } & Window>;
 
 /** Waits after repeated failed sign-ins of one account (see accounts/login-backoff.ts). */

@@ -101,6 +101,7 @@ const OPTION_RULES = {
   EmailDomainRestrictionEnabled: bool(false),
   EmailAliasRestrictionEnabled: bool(false),
   SMTPSSLEnabled: bool(false),
+  TwoFactorRequiredForAdmins: bool(false),
   // Email
   EmailDomainWhitelist: { kind: "comma-list", default: DEFAULT_EMAIL_DOMAINS },
   SMTPServer: str(),

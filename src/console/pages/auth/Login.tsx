@@ -10,6 +10,9 @@ import { toast } from "../../state/toasts";
 import { currentUser, type LocalUser } from "../../state/user";
 import { SubmitButton } from "../../components/form/FormButtons";
 
+/** The login reply: the user record, or a ticket for the two-factor step. */
+type SignInReply = (LocalUser & { require_2fa_setup?: boolean }) | { require_2fa: true; ticket: string };
+
 const isFactoryDefault = (username: string, password: string) => username === "root" && password === "123456";
 
 export function Login() {
@@ -20,22 +23,60 @@ export function Login() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
+  const [ticket, setTicket] = useState("");
+  const [code, setCode] = useState("");
+
+  const signedIn = (user: LocalUser & { require_2fa_setup?: boolean }) => {
+    const { require_2fa_setup, ...record } = user;
+    currentUser.value = record;
+    toast.success(t`Signed in`);
+    if (!require_2fa_setup) return navigate("/token");
+    toast.info(t`Administrators of this site must turn on two-factor sign-in first`);
+    navigate("/setting?tab=personal");
+  };
+
+  const secondStep = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!code.trim()) return toast.error(t`Please enter the code of your authenticator app`);
+    setBusy(true);
+    const reply = await api.post<LocalUser>("/api/user/login/2fa", { ticket, code: code.trim() });
+    setBusy(false);
+    if (reply.ok) signedIn(reply.data);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!username.trim() || !password) return toast.error(t`Please enter your username and password`);
     if (!human.passed()) return;
     setBusy(true);
-    const reply = await api.post<LocalUser>(`/api/user/login${query({ turnstile: human.token })}`, {
+    const reply = await api.post<SignInReply>(`/api/user/login${query({ turnstile: human.token })}`, {
       username: username.trim(),
       password,
     });
     setBusy(false);
     if (!reply.ok) return;
-    currentUser.value = reply.data;
-    toast.success(t`Signed in`);
-    navigate("/token");
+    if ("require_2fa" in reply.data) return setTicket(reply.data.ticket);
+    signedIn(reply.data);
   };
+
+  if (ticket) {
+    return (
+      <AuthCard title={<Trans>Two-factor sign-in</Trans>}>
+        <form onSubmit={secondStep} className="flex flex-col gap-1" data-testid="two-factor-form">
+          <TextField
+            label={t`Code of your authenticator app, or a recovery code`}
+            name="two_factor_code"
+            value={code}
+            onChange={setCode}
+            autoComplete="one-time-code"
+          />
+          <SubmitButton disabled={busy}>
+            <Trans>Sign in</Trans>
+          </SubmitButton>
+        </form>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard title={<Trans>Sign in</Trans>}>

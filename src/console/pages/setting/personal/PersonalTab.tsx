@@ -5,6 +5,7 @@ import { BindingsCard } from "./BindingsCard";
 import { DeleteAccountCard } from "./DeleteAccountCard";
 import { InviteCard } from "./InviteCard";
 import { PasswordCard } from "./PasswordCard";
+import { TwoFactorCard } from "./TwoFactorCard";
 import type { SelfUser } from "./self-user";
 import { UsableModels } from "./UsableModels";
 
@@ -20,6 +21,7 @@ export function PersonalTab() {
       <BindingsCard user={user} onChanged={self.reload} />
       <AccessTokenCard />
       <PasswordCard />
+      <TwoFactorCard />
       <DeleteAccountCard username={user.username} />
     </div>
   );

@@ -96,6 +96,11 @@ export function useSystemCards(serverAddress: string): SystemCardSpec[] {
         { key: "OIDCEnabled", kind: "switch", label: t`Sign in with OpenID Connect` },
         { key: "RegisterEnabled", kind: "switch", label: t`New users may register` },
         { key: "TurnstileCheckEnabled", kind: "switch", label: t`Turnstile human check` },
+        {
+          key: "TwoFactorRequiredForAdmins",
+          kind: "switch",
+          label: t`Administrators must use two-factor sign-in`,
+        },
       ],
     },
     {
