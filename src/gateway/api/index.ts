@@ -6,6 +6,7 @@ import { channelRoutes } from "./channels";
 import { contentRoutes } from "./content";
 import { dataRoutes } from "./data";
 import { groupRoutes } from "./groups";
+import { keyCheckRoutes } from "./key-checks";
 import { logRoutes } from "./logs";
 import { optionRoutes } from "./options";
 import { pricingRoutes } from "./pricing";
@@ -30,6 +31,7 @@ export const apiRoutes = (ctx: ServiceContext) =>
     .use(optionRoutes(ctx))
     .use(groupRoutes(ctx))
     .use(tokenRoutes(ctx))
+    .use(keyCheckRoutes(ctx))
     .use(channelTestRoutes(ctx))
     .use(channelRoutes(ctx))
     .use(logRoutes(ctx))

@@ -1,7 +1,7 @@
 import { optionalInt } from "../env-int";
 
 /** The actions limited per client address, each in a window of its own. */
-export type LimitedAction = "login" | "register" | "redeem" | "keyReveal" | "pay";
+export type LimitedAction = "login" | "register" | "redeem" | "keyReveal" | "pay" | "keyCheck";
 
 export interface Window {
   /** Requests allowed per window per address. */
@@ -19,6 +19,8 @@ export const RATE_LIMITS = {
   keyReveal: { variable: "KEY_REVEAL_RATE_LIMIT", count: 60, windowSeconds: 600 },
   /** Starting an online payment. */
   pay: { variable: "PAY_RATE_LIMIT", count: 20, windowSeconds: 1200 },
+  /** The read-only key calls of balance checkers (GET /api/usage/token, /api/log/token), per address. */
+  keyCheck: { variable: "KEY_CHECK_RATE_LIMIT", count: 20, windowSeconds: 1200 },
 } as const satisfies Record<LimitedAction, { variable: string } & Window>;
 
 /** Waits after repeated failed sign-ins of one account (see accounts/login-backoff.ts). */
