@@ -9,6 +9,8 @@ import { syncThroughDatabase, syncThroughRedis } from "./change-sync";
 import { keyedHash, randomAlphanumeric } from "./crypto";
 import { OptionStore } from "./options/store";
 import { AddressLimits } from "./limits/address-limits";
+import { RedisTrafficWindows } from "./limits/redis-traffic-windows";
+import { MemoryTrafficWindows, type TrafficWindows } from "./limits/traffic-windows";
 import { MemorySignInFailures, RedisSignInFailures, type SignInFailures } from "./limits/sign-in-failures";
 import { CachedSessionStore } from "./sessions/cached-store";
 import { DbSessionStore } from "./sessions/db-store";
@@ -36,6 +38,8 @@ export interface ServiceContext {
   readonly addressLimits: AddressLimits;
   /** The sign-in backoff's counts per account. */
   readonly signInFailures: SignInFailures;
+  /** The relay's request and token-rate windows: in Redis when configured (shared by every instance), else here. */
+  readonly traffic: TrafficWindows;
   readonly startedAt: number;
   /** The relay's in-memory state: routing table, token cache and balance book. */
   readonly relay: RelayState;
@@ -74,6 +78,9 @@ export async function openServiceContext(
   const signInFailures: SignInFailures = limitsRedis
     ? new RedisSignInFailures(limitsRedis, `${limitsPrefix}sign-in:`, config.loginBackoff)
     : new MemorySignInFailures(config.loginBackoff);
+  const traffic: TrafficWindows = limitsRedis
+    ? new RedisTrafficWindows(limitsRedis, `${limitsPrefix}traffic:`)
+    : new MemoryTrafficWindows();
   const databaseId = await insertIfAbsent(db, "internals", "database_id", randomAlphanumeric(16));
   const relay = openRelayState(db, changes, config, databaseId);
   await relay.ready;
@@ -89,6 +96,7 @@ export async function openServiceContext(
     secretKey: { source, notices },
     addressLimits,
     signInFailures,
+    traffic,
     startedAt: Math.floor(Date.now() / 1000),
     relay,
     async close() {
@@ -96,6 +104,7 @@ export async function openServiceContext(
       await sync.close();
       addressLimits.close();
       signInFailures.close();
+      traffic.close();
       limitsRedis?.close();
       await sessions.close();
       await db.close();

@@ -120,6 +120,7 @@ export const OPTION_KINDS = {
   ModelRequestRateLimitDurationMinutes: "int",
   ModelRequestRateLimitCount: "int",
   ModelRequestRateLimitSuccessCount: "int",
+  ModelRequestRateLimitGroup: "json",
   // Groups and prices
   Chats: "json",
   GroupRatio: "json",

@@ -7,6 +7,7 @@ import { errorLog } from "../../service/relay/consume-log";
 import { generatedText, reportedUsage } from "../../service/relay/endpoints";
 import { RelayError } from "../../service/relay/errors";
 import { mapModel } from "../../service/relay/model-mapping";
+import { admitModelRequest } from "../../service/relay/model-request-limit";
 import { disableReason, shouldRetry, type AttemptFailure } from "../../service/relay/retry-policy";
 import { routeGroups } from "../../service/relay/route-groups";
 import type { RouteChannel } from "../../service/relay/routing-table";
@@ -230,6 +231,9 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
 export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<Response> {
   const { ctx, caller, req } = call;
   checkModelAllowed(caller.token, req.model);
+  const succeeded = ctx.options.bool("ModelRequestRateLimitEnabled")
+    ? await admitModelRequest(ctx, caller.user.id, caller.group)
+    : undefined;
   const routes = ctx.relay.routes;
   const pinned = caller.pinnedChannelId !== undefined;
   const groups = pinned
@@ -244,6 +248,7 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
   try {
     const response = await tryChannels(s, groups, charge);
     delivered = true;
+    succeeded?.();
     // A reply settled here (whole, or a stream that arrived whole) goes out once its charge is on disk.
     const durable = ctx.relay.book.durable();
     if (durable) await durable;
