@@ -4,6 +4,7 @@ import { relayBench } from "./relay";
 import { logsBench } from "./logs";
 import { cliBench } from "./cli";
 import { binaryBench } from "./binary";
+import { sensitiveWordsBench } from "./sensitive-words";
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -35,6 +36,12 @@ console.log(
 );
 
 await relayBench();
+
+const sensitive = sensitiveWordsBench();
+console.log(
+  `sensitive-word prompt check, ${sensitive.words} words, ${sensitive.promptChars}-character prompt: ` +
+    `${fmt(sensitive.microsPerCall, 2)} µs per call  [target <= 5 µs]`,
+);
 
 await logsBench();
 

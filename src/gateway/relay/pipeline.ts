@@ -10,6 +10,7 @@ import { mapModel } from "../../service/relay/model-mapping";
 import { admitModelRequest } from "../../service/relay/model-request-limit";
 import { disableReason, shouldRetry, type AttemptFailure } from "../../service/relay/retry-policy";
 import { routeGroups } from "../../service/relay/route-groups";
+import { promptCheckOn } from "../../service/relay/sensitive/prompt-check";
 import type { RouteChannel } from "../../service/relay/routing-table";
 import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { attemptUpstream, type AttemptResult } from "./attempt";
@@ -24,6 +25,7 @@ import type { RelayRequest } from "./parse";
 import { claimantOf, providerFor } from "./providers/registry";
 import { unservedMessage } from "./providers/unserved";
 import type { Provider, UpstreamCall } from "./providers/types";
+import { screenPrompt } from "./screen-prompt";
 import { relayStream, type StreamOutcome } from "./stream";
 import { streamOnlyReply } from "./stream-only-reply";
 import { wholeStreamIn, wholeStreamResponse } from "./whole-stream";
@@ -214,13 +216,18 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
     if (!shouldRetry(ctx, result.failure)) break;
   }
   const failure = finalFailure(last, s, caller.group);
-  if (ctx.options.bool("ErrorLogEnabled")) {
-    const { status, code, message } = failure;
-    ctx.relay.book.record(
-      errorLog({ ...s, model: req.model, group: caller.group, path: req.path, status, code, message }),
-    );
-  }
+  logFailure(s, failure);
   throw failure;
+}
+
+/** An error log row of a failed call, when ErrorLogEnabled. */
+function logFailure(s: CallState, failure: RelayError): void {
+  if (!s.ctx.options.bool("ErrorLogEnabled")) return;
+  const { status, code, message } = failure;
+  const { req, caller } = s;
+  s.ctx.relay.book.record(
+    errorLog({ ...s, model: req.model, group: caller.group, path: req.path, status, code, message }),
+  );
 }
 
 /**
@@ -234,13 +241,14 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
   const succeeded = ctx.options.bool("ModelRequestRateLimitEnabled")
     ? await admitModelRequest(ctx, caller.user.id, caller.group)
     : undefined;
+  const { endpoint, requestId, ip, startedAt } = call;
+  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, channelsTried: [] };
+  if (promptCheckOn(ctx)) screenPrompt(s, logFailure);
   const routes = ctx.relay.routes;
   const pinned = caller.pinnedChannelId !== undefined;
   const groups = pinned
     ? [caller.group]
     : routeGroups(ctx, caller.user, caller.group).filter((g) => routes.hasRoute(g, req.model));
-  const { endpoint, requestId, ip, startedAt } = call;
-  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, channelsTried: [] };
   if (groups.length === 0) throw finalFailure(undefined, s, caller.group);
   const opened = CallCharge.open(s, groups[0]!);
   const charge = opened instanceof Promise ? await opened : opened;
