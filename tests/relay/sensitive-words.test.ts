@@ -18,6 +18,17 @@ describe("the word matcher (Aho–Corasick)", () => {
     expect(m.mask("clean")).toBe("clean");
     expect(new WordMatcher([]).has("anything")).toBe(false);
   });
+
+  test("a dictionary too large for the dense automaton (thousands of Chinese words) is matched the same way, sparsely", () => {
+    const words = Array.from({ length: 6000 }, (_, i) =>
+      String.fromCharCode(0x4e00 + i, 0x4e00 + ((i * 7) % 6000), 0x5000 + i),
+    );
+    const m = new WordMatcher([...words, "he", "she", "hers"]);
+    expect(m.has(`前缀${words[4321]}后缀`)).toBe(true);
+    expect(m.has("没有")).toBe(false);
+    expect(m.has("USHERS")).toBe(true);
+    expect(m.mask(`a ${words[7]} b: ushers`)).toBe("a *** b: u*****");
+  });
 });
 
 describe.each(DIALECTS)("sensitive words on the prompt on %s", (dialect) => {

@@ -4,19 +4,24 @@
  * character in column 0), so a scan is one table read per character and no failure links are followed at run
  * time. A target that completes a word is stored negative (−1 − target), so "is there a word" is one sign test.
  *
+ * A dictionary whose dense automaton would pass DENSE_LIMIT entries (thousands of words in a script with many
+ * characters, such as Chinese) keeps the sparse trie with failure links instead: slower, memory in proportion.
+ *
  * Why not a package from npm: the maintained ones measured 20–200 µs for a 2 KB prompt against 1000 words
  * (grapheme segmentation per call, or a Map per state); the relay's budget is 5 µs (bench/sensitive-words.ts).
  */
 export class WordMatcher {
   private readonly columns = new Uint16Array(65536);
   private readonly width: number;
-  /** Row-major, rows premultiplied by `width`; negative: a word ends in the target. */
+  /** Row-major, rows premultiplied by `width`; negative: a word ends in the target. Empty when sparse. */
   private readonly table: Int32Array;
   /** Per state: the length of the longest word ending in it (0: none). */
   private readonly longest: Uint16Array;
+  /** The sparse form: per state its edges by column, and its failure state. */
+  private readonly sparse?: { edges: Map<number, number>[]; fail: Int32Array };
 
-  /** The automaton's size at the most (entries): a larger dictionary is refused rather than using unbounded memory. */
-  static readonly MAX_ENTRIES = 32 * 1024 * 1024;
+  /** The dense automaton's size at the most (entries, 4 bytes each). */
+  static readonly DENSE_LIMIT = 8 * 1024 * 1024;
 
   constructor(words: readonly string[]) {
     const trie: Map<number, number>[] = [new Map()];
@@ -47,12 +52,52 @@ export class WordMatcher {
         width++;
       }
     }
-    if (trie.length * width > WordMatcher.MAX_ENTRIES)
-      throw new RangeError(`the sensitive word list is too large (${trie.length} states × ${width} characters)`);
     this.width = width;
-    this.table = new Int32Array(trie.length * width);
     this.longest = new Uint16Array(trie.length);
+    if (trie.length * width > WordMatcher.DENSE_LIMIT) {
+      this.table = new Int32Array(0);
+      this.sparse = this.linkFailures(trie, ends);
+      return;
+    }
+    this.table = new Int32Array(trie.length * width);
     this.compile(trie, ends);
+  }
+
+  /** The sparse form: edges keyed by column, failure links breadth first. */
+  private linkFailures(trie: Map<number, number>[], ends: number[]) {
+    const edges = trie.map((m) => new Map([...m].map(([unit, next]) => [this.columns[unit]!, next])));
+    const fail = new Int32Array(trie.length);
+    const queue = [...edges[0]!.values()];
+    for (let head = 0; head < queue.length; head++) {
+      const state = queue[head]!;
+      this.longest[state] = Math.max(ends[state]!, this.longest[fail[state]!]!);
+      for (const [column, next] of edges[state]!) {
+        fail[next] = state === 0 ? 0 : this.step(edges, fail, fail[state]!, column);
+        queue.push(next);
+      }
+    }
+    return { edges, fail };
+  }
+
+  private step(edges: Map<number, number>[], fail: Int32Array, state: number, column: number): number {
+    let at = state;
+    for (;;) {
+      const next = edges[at]!.get(column);
+      if (next !== undefined) return next;
+      if (at === 0) return 0;
+      at = fail[at]!;
+    }
+  }
+
+  /** The sparse scan: calls `found(end, length)` for each position where a word ends; stops when it answers true. */
+  private scanSparse(text: string, found: (end: number, length: number) => boolean): void {
+    const { edges, fail } = this.sparse!;
+    let at = 0;
+    for (let i = 0; i < text.length; i++) {
+      at = this.step(edges, fail, at, this.columns[text.charCodeAt(i)]!);
+      const length = this.longest[at]!;
+      if (length > 0 && found(i, length)) return;
+    }
   }
 
   /** Breadth first: a state's row starts as its failure state's row, then its own edges override it. */
@@ -83,6 +128,11 @@ export class WordMatcher {
 
   /** Whether any word occurs in `text`, case-insensitively. */
   has(text: string): boolean {
+    if (this.sparse) {
+      let hit = false;
+      this.scanSparse(text, () => (hit = true));
+      return hit;
+    }
     const { table, columns } = this;
     let at = 0;
     for (let i = 0; i < text.length; i++) {
@@ -94,15 +144,22 @@ export class WordMatcher {
 
   /** `text` with every occurrence of a word replaced by as many asterisks; the same string when there is none. */
   mask(text: string): string {
-    const { table, columns, longest, width } = this;
     let hidden: Uint8Array | undefined;
-    let at = 0;
-    for (let i = 0; i < text.length; i++) {
-      at = table[at + columns[text.charCodeAt(i)]!]!;
-      if (at >= 0) continue;
-      at = -1 - at;
+    const hide = (end: number, length: number) => {
       hidden ??= new Uint8Array(text.length);
-      hidden.fill(1, i + 1 - longest[at / width]!, i + 1);
+      hidden.fill(1, end + 1 - length, end + 1);
+      return false;
+    };
+    if (this.sparse) this.scanSparse(text, hide);
+    else {
+      const { table, columns, longest, width } = this;
+      let at = 0;
+      for (let i = 0; i < text.length; i++) {
+        at = table[at + columns[text.charCodeAt(i)]!]!;
+        if (at >= 0) continue;
+        at = -1 - at;
+        hide(i, longest[at / width]!);
+      }
     }
     if (!hidden) return text;
     let out = "";
