@@ -106,6 +106,12 @@ export interface ChannelsTable {
   tag: Generated<string>;
   setting: Generated<string>;
   remark: Generated<string>;
+  /** JSON: a multi-key channel's keys' state (src/service/channels/multi-key.ts); '' for a single key. */
+  channel_info: Generated<string>;
+  /** JSON object merged into the upstream request body, last; '' for none. */
+  param_override: Generated<string>;
+  /** JSON object of extra upstream headers ("{client_header:NAME}" copies a client header); '' for none. */
+  header_override: Generated<string>;
 }
 
 /** One row per group × model a channel serves; kept in step with the channel. */

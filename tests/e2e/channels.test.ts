@@ -180,6 +180,31 @@ describe("channel drawer", () => {
   });
 });
 
+describe("channel overrides in the drawer", () => {
+  test("param_override and header_override are checked as JSON before sending, start from a template, and are saved", async () => {
+    const id = await channel();
+    await ui.page.goto(`/channel/edit/${id}`);
+    await form().locator("input[name=name]").waitFor();
+    await form().locator("textarea[name=param_override]").fill("{temperature: 1");
+    await submitForm();
+    expect(await toastText(ui.page, "error")).toBe("The parameter override must be valid JSON!");
+    await form().locator("[data-action=template-param_override]").click();
+    await form().locator("textarea[name=header_override]").fill("[1,");
+    await submitForm();
+    expect(await toastText(ui.page, "error")).toBe("The header override must be valid JSON!");
+    await form().locator("textarea[name=header_override]").fill('{"Authorization":"Bearer x"}');
+    await submitForm();
+    expect(await toastText(ui.page, "error")).toBe("header_override cannot set Authorization");
+    await form().locator("[data-action=template-header_override]").click();
+    await submitForm();
+    expect(await toastText(ui.page, "success")).toBe("Channel updated");
+    await storedUntil(id, (c) => c.param_override !== "" && c.header_override !== "");
+    const saved = await stored(id);
+    expect(JSON.parse(saved.param_override)).toEqual({ temperature: 0.2 });
+    expect(JSON.parse(saved.header_override)).toEqual({ "X-Team": "research", "X-Trace": "{client_header:X-Trace}" });
+  });
+});
+
 describe("channel list", () => {
   test("search by keyword, model and group; the id sort is kept in localStorage id-sort", async () => {
     const tag = uniqueName("s");

@@ -77,4 +77,12 @@ export const SQLITE_RELEASED: readonly (readonly [name: string, statements: read
       'create unique index "idx_users_username_key" on "users" ("username_key")',
     ],
   ],
+  [
+    "009-channel-traffic",
+    [
+      'alter table "channels" add column "channel_info" text default \'\' not null',
+      'alter table "channels" add column "param_override" text default \'\' not null',
+      'alter table "channels" add column "header_override" text default \'\' not null',
+    ],
+  ],
 ];

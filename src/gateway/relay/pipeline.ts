@@ -42,6 +42,8 @@ const sseHeaders = (requestId: string) => ({
 
 interface CallState extends ChargedCall {
   req: RelayRequest;
+  /** The client's request headers (a channel's header_override may copy one). */
+  clientHeaders?: Headers;
 }
 
 /** Which group and channel the next attempt uses: pinned, or the first route group with an untried channel. */
@@ -184,7 +186,8 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
       const call = native
         ? nativeCall(req.inbound!, upstreamModel, req.stream)
         : upstreamCall(s, upstreamModel, provider);
-      return attemptUpstream(channel, call, ctx.config.relayTimeoutMs, upstreamGate(ctx.options), via);
+      const gate = upstreamGate(ctx.options);
+      return attemptUpstream(channel, call, ctx.config.relayTimeoutMs, gate, via, s.clientHeaders);
     };
     let native = passesThrough(family, req.inbound, channel.row);
     let result = await attemptOn(native);
@@ -241,8 +244,8 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
   const succeeded = ctx.options.bool("ModelRequestRateLimitEnabled")
     ? await admitModelRequest(ctx, caller.user.id, caller.group)
     : undefined;
-  const { endpoint, requestId, ip, startedAt } = call;
-  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, channelsTried: [] };
+  const { endpoint, requestId, ip, startedAt, clientHeaders } = call;
+  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, clientHeaders, channelsTried: [] };
   if (promptCheckOn(ctx)) screenPrompt(s, logFailure);
   const routes = ctx.relay.routes;
   const pinned = caller.pinnedChannelId !== undefined;

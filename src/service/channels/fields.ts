@@ -2,7 +2,7 @@ import type { ChannelPatch } from "../../db/schema";
 import { CHANNEL_TYPES, ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { refuse } from "../errors";
 import { integerOf, withinLength, type Input } from "../input";
-import { modelMappingOf, settingOf, statusCodeMappingOf } from "./json-fields";
+import { headerOverrideOf, modelMappingOf, paramOverrideOf, settingOf, statusCodeMappingOf } from "./json-fields";
 import { listOf, refuseRepeats } from "./lists";
 import { servedTypeOf } from "./served-types";
 
@@ -17,6 +17,7 @@ export type ChannelFields = Omit<
   | "balance_updated_time"
   | "used_quota"
   | "other_info"
+  | "channel_info"
 >;
 
 export const MIN_PRIORITY = -999;
@@ -99,6 +100,8 @@ const READERS: { [K in keyof Required<ChannelFields>]: (value: unknown) => Chann
   status_code_mapping: (value) =>
     withinLength(statusCodeMappingOf(stringOf(value, "status_code_mapping")), 1024, "status_code_mapping"),
   setting: long("setting", settingOf),
+  param_override: long("param_override", paramOverrideOf),
+  header_override: long("header_override", headerOverrideOf),
   tag: tagOf,
   priority: priorityOf,
   weight: weightOf,

@@ -19,6 +19,8 @@ const SHOWN = [
   "model_mapping",
   "status_code_mapping",
   "setting",
+  "param_override",
+  "header_override",
   "tag",
   "priority",
   "weight",

@@ -2,6 +2,7 @@ import type { Exec } from "../../db/exec";
 import { loadRoutingTable } from "../../db/queries/routing";
 import type { ChannelRow } from "../../db/schema";
 import type { ChangeBus } from "../changes";
+import { overridesOf, type ChannelOverrides } from "./channel-overrides";
 import { parseMapping } from "./model-mapping";
 
 /** A channel as the relay uses it, with its JSON fields parsed once. */
@@ -9,6 +10,8 @@ export interface RouteChannel {
   row: ChannelRow;
   modelMapping: Record<string, string>;
   statusCodeMapping: Record<string, string>;
+  /** param_override and header_override, applied last to every upstream request; undefined for none. */
+  overrides?: ChannelOverrides;
 }
 
 interface Candidate {
@@ -63,6 +66,7 @@ export class RoutingTable {
         row,
         modelMapping: parseMapping(row.model_mapping),
         statusCodeMapping: parseMapping(row.status_code_mapping),
+        overrides: overridesOf(row),
       });
     }
     const routes = new Map<string, Map<string, Tiers>>();
