@@ -1,6 +1,7 @@
 import { CallCharge, type ChargedCall } from "../../service/billing/call-charge";
 import type { Usage } from "../../service/billing/quota";
 import { setChannelStatus } from "../../service/channels/status";
+import { autoDisableKey, pickKey } from "../../service/channels/multi-key";
 import { upstreamGate } from "../../service/egress/site-gate";
 import { checkModelAllowed } from "../../service/relay/caller";
 import { errorLog } from "../../service/relay/consume-log";
@@ -124,11 +125,31 @@ function unservedEndpoint(s: CallState, channel: RouteChannel): AttemptResult & 
   };
 }
 
-async function noteFailure(s: CallState, channel: RouteChannel, failure: AttemptFailure): Promise<void> {
+/** A failure that qualifies disables the channel, or for a multi-key channel only the key it used. */
+async function noteFailure(s: CallState, channel: RouteChannel, failure: AttemptFailure, keyIndex?: number) {
   if (!channel.row.auto_ban || !s.ctx.options.bool("AutomaticDisableChannelEnabled")) return;
   const reason = disableReason(s.ctx, failure);
-  if (reason) await setChannelStatus(s.ctx, channel.row.id, ChannelStatus.AutoDisabled, reason).catch(() => {});
+  if (!reason) return;
+  const id = channel.row.id;
+  const disabled =
+    keyIndex === undefined
+      ? setChannelStatus(s.ctx, id, ChannelStatus.AutoDisabled, reason)
+      : autoDisableKey(s.ctx, id, keyIndex, reason);
+  await disabled.catch(() => {});
 }
+
+/** A multi-key channel with the key this attempt uses in place of its list; undefined when no key is enabled. */
+function keyedChannel(channel: RouteChannel): { channel: RouteChannel; keyIndex?: number } | undefined {
+  if (!channel.multiKey) return { channel };
+  const picked = pickKey(channel.row.id, channel.multiKey.info, channel.multiKey.keys);
+  return picked && { channel: { ...channel, row: { ...channel.row, key: picked.key } }, keyIndex: picked.index };
+}
+
+const NO_AVAILABLE_KEY: AttemptResult & { ok: false } = {
+  ok: false,
+  failure: { status: 0, message: "every key of the channel is disabled" },
+  upstreamCode: "channel:no_available_key",
+};
 
 /**
  * An upstream's 401 or 403 is about the channel's own key or account: relayed as such a status (or with the
@@ -175,8 +196,15 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
     const next = pickServing(s, groups, excluded);
     last = next.unserved ?? last;
     if (!("channel" in next)) break;
-    const { channel, group, provider } = next;
-    s.channelsTried.push(channel.row.id);
+    const { group, provider } = next;
+    s.channelsTried.push(next.channel.row.id);
+    const keyed = keyedChannel(next.channel);
+    if (!keyed) {
+      last = NO_AVAILABLE_KEY;
+      excluded.add(next.channel.row.id);
+      continue;
+    }
+    const { channel, keyIndex } = keyed;
     const upstreamModel = mapModel(channel.modelMapping, req.model);
     const family = familyOf(provider);
     const attemptOn = (native: boolean) => {
@@ -201,6 +229,7 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
       result = await attemptOn(false);
     }
     if (result.ok) {
+      s.multiKeyIndex = keyIndex;
       const notes = native ? undefined : req.inbound?.notes;
       charge.answeredBy(channel.row.id, group, upstreamModel, family, notes);
       if (native) {
@@ -214,7 +243,7 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
       return req.inbound ? inDialect(response, req.inbound, req.model, req.stream) : response;
     }
     last = result;
-    await noteFailure(s, channel, result.failure);
+    await noteFailure(s, channel, result.failure, keyIndex);
     excluded.add(channel.row.id);
     if (!shouldRetry(ctx, result.failure)) break;
   }

@@ -30,6 +30,8 @@ export interface ChargedCall {
   startedAt: number;
   /** Every channel tried so far, in order (the log row names them). */
   channelsTried: number[];
+  /** The key of a multi-key channel that answered (its index), for the log row's admin info. */
+  multiKeyIndex?: number;
 }
 
 /** Prompt text up to this many characters is counted on the call's own turn (a few milliseconds at most). */
@@ -213,6 +215,7 @@ export class CallCharge {
       quota,
       channelId: this.channelId,
       channelsTried: c.channelsTried,
+      multiKeyIndex: c.multiKeyIndex,
       stream: c.req.stream,
       startedAt: c.startedAt,
       firstResponseMs,

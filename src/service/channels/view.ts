@@ -34,6 +34,7 @@ const SHOWN = [
   "created_time",
   "test_time",
   "other_info",
+  "channel_info",
   "remark",
 ] as const satisfies readonly (keyof ChannelView)[];
 
