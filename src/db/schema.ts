@@ -30,6 +30,10 @@ export interface UsersTable {
   created_at: number;
   last_login_at: Generated<number>;
   deleted_at: number | null;
+  /** Requests per minute allowed (0: the group default of TrafficLimitGroup, if any). */
+  rpm_limit: Generated<number>;
+  /** Tokens per minute allowed (0: the group default, if any). */
+  tpm_limit: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -146,6 +150,10 @@ export interface TokensTable {
   group: Generated<string>;
   cross_group_retry: Generated<number>;
   deleted_at: number | null;
+  /** Requests per minute allowed (0: no limit). */
+  rpm_limit: Generated<number>;
+  /** Tokens per minute allowed (0: no limit). */
+  tpm_limit: Generated<number>;
 }
 
 export interface RedemptionsTable {

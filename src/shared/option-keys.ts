@@ -121,6 +121,8 @@ export const OPTION_KINDS = {
   ModelRequestRateLimitCount: "int",
   ModelRequestRateLimitSuccessCount: "int",
   ModelRequestRateLimitGroup: "json",
+  // Per-group default requests and tokens per minute of a user
+  TrafficLimitGroup: "json",
   // Groups and prices
   Chats: "json",
   GroupRatio: "json",

@@ -17,7 +17,7 @@ const STEPS = {
   "003-money-and-records": step(async () => (await import("./003-money-and-records")).moneyAndRecords),
   "004-log-indexes": step(async () => (await import("./004-log-indexes")).logIndexes),
   "005-username-keys": step(async () => (await import("./005-username-keys")).usernameKeys),
-  "009-channel-traffic": step(async () => (await import("./009-channel-traffic")).channelTraffic),
+  "009-traffic-policy": step(async () => (await import("./009-traffic-policy")).trafficPolicy),
 };
 
 /** Versioned, in order; the same schema on every dialect. Never edit a released step: add one. */

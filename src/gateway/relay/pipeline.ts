@@ -9,6 +9,7 @@ import { generatedText, reportedUsage } from "../../service/relay/endpoints";
 import { RelayError } from "../../service/relay/errors";
 import { mapModel } from "../../service/relay/model-mapping";
 import { admitModelRequest } from "../../service/relay/model-request-limit";
+import { admitTraffic, trafficLimited } from "../../service/relay/token-rate-limit";
 import { disableReason, shouldRetry, type AttemptFailure } from "../../service/relay/retry-policy";
 import { routeGroups } from "../../service/relay/route-groups";
 import { promptCheckOn } from "../../service/relay/sensitive/prompt-check";
@@ -286,6 +287,7 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
   const charge = opened instanceof Promise ? await opened : opened;
   let delivered = false;
   try {
+    if (trafficLimited(ctx, caller)) charge.afterwards = await admitTraffic(ctx, caller, charge.estimatedTokens);
     const response = await tryChannels(s, groups, charge);
     delivered = true;
     succeeded?.();

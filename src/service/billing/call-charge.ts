@@ -77,6 +77,10 @@ export class CallCharge {
   private upstreamModel = "";
   private family = "";
   private notes: Record<string, unknown> | undefined = undefined;
+  /** The tokens the hold was made for: the prompt (or the floor, uncounted) and the completion budget. */
+  estimatedTokens = 0;
+  /** Told the call's real tokens once it settles (0 when released): the token-rate windows' settlement. */
+  afterwards: ((tokens: number) => void) | undefined = undefined;
 
   private constructor(
     private readonly call: ChargedCall,
@@ -108,6 +112,7 @@ export class CallCharge {
   private hold(promptTokens: number): CallCharge | Promise<CallCharge> {
     const { ctx, caller, endpoint, req } = this.call;
     const estimate = { promptTokens, maxCompletionTokens: completionBudget(endpoint.kind, req.json ?? {}) };
+    this.estimatedTokens = promptTokens + (estimate.maxCompletionTokens ?? 0);
     const amount =
       reservationFor(this.price, estimate, ctx.options.num("PreConsumedQuota"), ctx.options.num("QuotaPerUnit")) *
       this.calls;
@@ -194,6 +199,7 @@ export class CallCharge {
       quota,
       tokens: usage.promptTokens + usage.completionTokens,
     });
+    this.settleTraffic(usage.promptTokens + usage.completionTokens);
   }
 
   private logRow(
@@ -231,5 +237,12 @@ export class CallCharge {
   /** Gives the hold back: nothing of the call is billable. */
   release(): void {
     this.call.ctx.relay.book.release(this.reservation!);
+    this.settleTraffic(0);
+  }
+
+  private settleTraffic(tokens: number): void {
+    const afterwards = this.afterwards;
+    this.afterwards = undefined;
+    afterwards?.(tokens);
   }
 }

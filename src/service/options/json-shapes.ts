@@ -22,7 +22,7 @@ const SHAPES: Record<JsonShape, { fits: (v: unknown) => boolean; description: st
   },
   "limit-pair-map": {
     fits: (v) => isRecord(v) && Object.values(v).every((p) => Array.isArray(p) && p.length === 2 && p.every(isCount)),
-    description: "a JSON object of [requests, successful requests] pairs of whole numbers ≥ 0",
+    description: 'a JSON object of pairs of whole numbers ≥ 0, e.g. {"vip": [60, 100000]}',
   },
   "object-list": { fits: (v) => Array.isArray(v) && v.every(isRecord), description: "a JSON array of objects" },
 };
