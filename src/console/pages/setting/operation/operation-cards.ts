@@ -131,6 +131,13 @@ export function useOperationCards(): CardSpec[] {
           hint: t`A JSON object of group → [requests, successful requests] per window; a listed group uses these instead`,
           rows: 3,
         },
+        {
+          key: "TrafficLimitGroup",
+          kind: "json",
+          label: t`Default limits per minute by group (JSON)`,
+          hint: t`A JSON object of group → [requests, tokens] per minute, for users whose own limits are 0`,
+          rows: 3,
+        },
       ],
     },
     {

@@ -1,0 +1,41 @@
+import { useLingui } from "@lingui/react/macro";
+import { TextField } from "./TextField";
+
+/** A per-minute limit as typed: a whole number ≥ 0 (0 for none). */
+export const isLimitText = (text: string) => /^\s*\d+\s*$/.test(text);
+
+interface RateLimitFieldsProps {
+  rpm: string;
+  tpm: string;
+  onRpm: (value: string) => void;
+  onTpm: (value: string) => void;
+  /** What 0 means here (none, or the group's default). */
+  zeroMeans: string;
+}
+
+/** Requests and tokens per minute, as on the token and user forms. */
+export function RateLimitFields({ rpm, tpm, onRpm, onTpm, zeroMeans }: RateLimitFieldsProps) {
+  const { t } = useLingui();
+  return (
+    <div className="grid grid-cols-2 gap-2">
+      <TextField
+        label={t`Requests per minute`}
+        name="rpm_limit"
+        type="number"
+        step="1"
+        value={rpm}
+        onChange={onRpm}
+        hint={zeroMeans}
+      />
+      <TextField
+        label={t`Tokens per minute`}
+        name="tpm_limit"
+        type="number"
+        step="1"
+        value={tpm}
+        onChange={onTpm}
+        hint={zeroMeans}
+      />
+    </div>
+  );
+}
