@@ -16,26 +16,24 @@ interface RateLimitFieldsProps {
 /** Requests and tokens per minute, as on the token and user forms. */
 export function RateLimitFields({ rpm, tpm, onRpm, onTpm, zeroMeans }: RateLimitFieldsProps) {
   const { t } = useLingui();
+  const fields: [string, string, string, (value: string) => void][] = [
+    ["rpm_limit", t`Requests per minute`, rpm, onRpm],
+    ["tpm_limit", t`Tokens per minute`, tpm, onTpm],
+  ];
   return (
     <div className="grid grid-cols-2 gap-2">
-      <TextField
-        label={t`Requests per minute`}
-        name="rpm_limit"
-        type="number"
-        step="1"
-        value={rpm}
-        onChange={onRpm}
-        hint={zeroMeans}
-      />
-      <TextField
-        label={t`Tokens per minute`}
-        name="tpm_limit"
-        type="number"
-        step="1"
-        value={tpm}
-        onChange={onTpm}
-        hint={zeroMeans}
-      />
+      {fields.map(([name, label, value, onChange]) => (
+        <TextField
+          key={name}
+          label={label}
+          name={name}
+          type="number"
+          step="1"
+          value={value}
+          onChange={onChange}
+          hint={zeroMeans}
+        />
+      ))}
     </div>
   );
 }
