@@ -9,6 +9,7 @@ import { generatedText, reportedUsage } from "../../service/relay/endpoints";
 import { RelayError } from "../../service/relay/errors";
 import { mapModel } from "../../service/relay/model-mapping";
 import { admitModelRequest } from "../../service/relay/model-request-limit";
+import { inlineImageUrls } from "../../service/relay/image-download";
 import { admitTraffic, trafficLimited } from "../../service/relay/token-rate-limit";
 import { disableReason, shouldRetry, type AttemptFailure } from "../../service/relay/retry-policy";
 import { routeGroups } from "../../service/relay/route-groups";
@@ -44,6 +45,8 @@ const sseHeaders = (requestId: string) => ({
 
 interface CallState extends ChargedCall {
   req: RelayRequest;
+  /** Set once the request's image URLs were downloaded into it (for a family that takes bytes). */
+  imagesInlined?: Promise<boolean>;
   /** The client's request headers (a channel's header_override may copy one). */
   clientHeaders?: Headers;
 }
@@ -208,9 +211,11 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
     const { channel, keyIndex } = keyed;
     const upstreamModel = mapModel(channel.modelMapping, req.model);
     const family = familyOf(provider);
-    const attemptOn = (native: boolean) => {
+    const attemptOn = async (native: boolean) => {
       const refusal = native ? undefined : req.inbound?.dialect.untranslatable?.(req.inbound.body);
       if (refusal) throw refusal;
+      if (!native && provider.needsImageBytes && req.json && s.endpoint.kind === "chat")
+        await (s.imagesInlined ??= inlineImageUrls(ctx, req.json));
       const via = native ? nativeProvider(family, provider, req.inbound!) : provider;
       const call = native
         ? nativeCall(req.inbound!, upstreamModel, req.stream)
