@@ -6,6 +6,7 @@ import { logsBench } from "./logs";
 import { cliBench } from "./cli";
 import { binaryBench } from "./binary";
 import { multiInstanceBench } from "./multi-instance";
+import { sensitiveWordsBench } from "./sensitive-words";
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -41,6 +42,11 @@ await relayBench();
 await multiInstanceBench();
 // Open streams: N 500 and 2 000 by default; `bun run bench --full` runs the whole ladder (see bench/streams.ts).
 await streamsBench(streamsOptions(process.argv.slice(2)));
+const sensitive = sensitiveWordsBench();
+console.log(
+  `sensitive-word prompt check, ${sensitive.words} words, ${sensitive.promptChars}-character prompt: ` +
+    `${fmt(sensitive.microsPerCall, 2)} µs per call  [target <= 5 µs]`,
+);
 
 await logsBench();
 

@@ -41,6 +41,10 @@ export interface UsersTable {
   totp_last_step: Generated<number>;
   /** When the low-balance reminder was last mailed (unix seconds). */
   quota_reminded_at: Generated<number>;
+  /** Requests per minute allowed (0: the group default of TrafficLimitGroup, if any). */
+  rpm_limit: Generated<number>;
+  /** Tokens per minute allowed (0: the group default, if any). */
+  tpm_limit: Generated<number>;
 }
 
 /** A code or link sent out, by purpose and subject (an email, or a pending sign-in's id); only its hash is kept. */
@@ -135,6 +139,12 @@ export interface ChannelsTable {
   tag: Generated<string>;
   setting: Generated<string>;
   remark: Generated<string>;
+  /** JSON: a multi-key channel's keys' state (src/service/channels/multi-key.ts); '' for a single key. */
+  channel_info: Generated<string>;
+  /** JSON object merged into the upstream request body, last; '' for none. */
+  param_override: Generated<string>;
+  /** JSON object of extra upstream headers ("{client_header:NAME}" copies a client header); '' for none. */
+  header_override: Generated<string>;
 }
 
 /** One row per group × model a channel serves; kept in step with the channel. */
@@ -171,6 +181,10 @@ export interface TokensTable {
   group: Generated<string>;
   cross_group_retry: Generated<number>;
   deleted_at: number | null;
+  /** Requests per minute allowed (0: no limit). */
+  rpm_limit: Generated<number>;
+  /** Tokens per minute allowed (0: no limit). */
+  tpm_limit: Generated<number>;
 }
 
 export interface RedemptionsTable {

@@ -9,6 +9,8 @@ import { syncThroughDatabase, syncThroughRedis } from "./change-sync";
 import { randomAlphanumeric } from "./crypto";
 import { OptionStore } from "./options/store";
 import { AddressLimits } from "./limits/address-limits";
+import { RedisTrafficWindows } from "./limits/redis-traffic-windows";
+import { MemoryTrafficWindows, type TrafficWindows } from "./limits/traffic-windows";
 import { MemorySignInFailures, RedisSignInFailures, type SignInFailures } from "./limits/sign-in-failures";
 import { CachedSessionStore } from "./sessions/cached-store";
 import { DbSessionStore } from "./sessions/db-store";
@@ -41,6 +43,8 @@ export interface ServiceContext {
   readonly addressLimits: AddressLimits;
   /** The sign-in backoff's counts per account. */
   readonly signInFailures: SignInFailures;
+  /** The relay's request and token-rate windows: in Redis when configured (shared by every instance), else here. */
+  readonly traffic: TrafficWindows;
   readonly startedAt: number;
   /** The relay's in-memory state: routing table, token cache and balance book. */
   readonly relay: RelayState;
@@ -133,6 +137,18 @@ async function openOn(config: Config, opened: Db, started: Opened): Promise<Serv
       : localFailures,
     (f) => f.close(),
   );
+  const localTraffic = new MemoryTrafficWindows();
+  const traffic: TrafficWindows = started.add(
+    redis
+      ? sharedOrLocal<TrafficWindows>(
+          new RedisTrafficWindows(redis.client, `${redis.prefix}traffic:`),
+          localTraffic,
+          redis.timeoutMs,
+          "a traffic window",
+        )
+      : localTraffic,
+    (t) => t.close(),
+  );
   const relay = openRelayState(db, changes, config, databaseId);
   started.add(relay, (r) => r.close());
   await relay.ready;
@@ -148,6 +164,7 @@ async function openOn(config: Config, opened: Db, started: Opened): Promise<Serv
     secretKey: { source, notices },
     addressLimits,
     signInFailures,
+    traffic,
     startedAt: Math.floor(Date.now() / 1000),
     relay,
     redis: redis || undefined,
@@ -161,6 +178,7 @@ async function openOn(config: Config, opened: Db, started: Opened): Promise<Serv
       await sync.close();
       addressLimits.close();
       signInFailures.close();
+      traffic.close();
       await sessions.close();
       if (redis) redis.close();
       await db.close();

@@ -15,6 +15,12 @@ export function idOf(value: unknown): number {
   return id !== undefined && id > 0 ? id : refuse("id must be a positive integer");
 }
 
+/** A per-minute limit: a whole number ≥ 0, 0 meaning none. */
+export function limitOf(value: unknown, name: string): number {
+  const n = integerOf(value, name);
+  return n < 0 ? refuse(`${name} must be 0 (no limit) or more`) : n;
+}
+
 export const integerOf = (value: unknown, name: string): number =>
   asInteger(value) ?? refuse(`${name} must be an integer`);
 

@@ -189,6 +189,12 @@ export interface ChannelView {
   model_mapping: string;
   status_code_mapping: string;
   setting: string;
+  /** JSON: a multi-key channel's per-key state (never a key); '' for a single key. */
+  channel_info: string;
+  /** JSON object merged into the upstream body; '' for none. */
+  param_override: string;
+  /** JSON object of extra upstream headers; a value "{client_header:Name}" copies the client's header. */
+  header_override: string;
   tag: string;
   priority: number;
   weight: number;

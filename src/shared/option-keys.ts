@@ -131,6 +131,9 @@ export const OPTION_KINDS = {
   ModelRequestRateLimitDurationMinutes: "int",
   ModelRequestRateLimitCount: "int",
   ModelRequestRateLimitSuccessCount: "int",
+  ModelRequestRateLimitGroup: "json",
+  // Per-group default requests and tokens per minute of a user
+  TrafficLimitGroup: "json",
   // Groups and prices
   Chats: "json",
   GroupRatio: "json",

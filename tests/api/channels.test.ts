@@ -182,8 +182,12 @@ describe.each(DIALECTS)("channel management on %s", (dialect) => {
     test("a batch repeating a key line, or an unknown mode, is refused and nothing is stored", async () => {
       const repeated = { mode: "batch", channel: channelBody({ key: "k-a\nk-b\nk-a" }) };
       await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/", repeated), "key line 3 repeats key line 1");
-      const multi = { mode: "multi_to_single", channel: channelBody() };
-      await expectRefusedUnchanged(s.ctx, () => admin.post("/api/channel/", multi), "mode must be single or batch");
+      const unknown = { mode: "sideways", channel: channelBody() };
+      await expectRefusedUnchanged(
+        s.ctx,
+        () => admin.post("/api/channel/", unknown),
+        "mode must be single, batch or multi_to_single",
+      );
       await expectRefusedUnchanged(
         s.ctx,
         () => admin.post("/api/channel/", { mode: "single", channel: "x" }),

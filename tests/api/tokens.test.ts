@@ -22,7 +22,9 @@ const TOKEN_VIEW_FIELDS = [
   "model_limits_enabled",
   "name",
   "remain_quota",
+  "rpm_limit",
   "status",
+  "tpm_limit",
   "unlimited_quota",
   "used_quota",
   "user_id",
@@ -89,6 +91,8 @@ describe.each(DIALECTS)("access tokens on %s", (dialect) => {
         allow_ips: "",
         group: "",
         cross_group_retry: false,
+        rpm_limit: 0,
+        tpm_limit: 0,
       });
       expect(JSON.stringify(shown.body)).not.toContain(rawOf(key));
     });

@@ -180,6 +180,66 @@ describe("channel drawer", () => {
   });
 });
 
+describe("multi-key channels in the console", () => {
+  test("create with several keys in one channel (in turn); the list counts enabled keys; the edit drawer enables and disables each key", async () => {
+    const name = uniqueName("mk");
+    await ui.page.goto("/channel/add");
+    await form().locator("input[name=name]").fill(name);
+    await form().locator("input[name=base_url]").fill(upstream.url);
+    await form().locator("textarea[name=key]").fill("sk-one\nsk-two");
+    await form().locator("select[name=multi_key_mode]").selectOption("polling");
+    await form().locator("input[name=custom_models]").fill("gpt-4o-mini");
+    await form().locator("[data-action=add-custom]").click();
+    await submitForm();
+    expect(await toastText(ui.page, "success")).toBe("Channel created");
+    await ui.page.waitForURL("**/channel");
+    const found = (await ui.session.root.get(`/api/channel/search?keyword=${name}`)).body.data.items;
+    expect(found).toHaveLength(1);
+    const id = found[0].id;
+    expect(JSON.parse(found[0].channel_info)).toMatchObject({
+      is_multi_key: true,
+      multi_key_size: 2,
+      multi_key_mode: "polling",
+    });
+    await listed(name, id);
+    expect(await row(id).getByTestId("key-count").textContent()).toBe("2/2 keys");
+
+    await ui.page.goto(`/channel/edit/${id}`);
+    const keys = form().getByTestId("multi-keys");
+    await keys.locator("[data-key-index='0'] [data-action=disable-key]").click();
+    await keys.locator("[data-key-index='0'][data-status='2']").waitFor();
+    await storedUntil(id, (c) => JSON.parse(c.channel_info).multi_key_status_list["0"] === 2);
+    await keys.locator("[data-key-index='0'] [data-action=enable-key]").click();
+    await keys.locator("[data-key-index='0'][data-status='1']").waitFor();
+    expect(await keys.textContent()).not.toContain("sk-one");
+  });
+});
+
+describe("channel overrides in the drawer", () => {
+  test("param_override and header_override are checked as JSON before sending, start from a template, and are saved", async () => {
+    const id = await channel();
+    await ui.page.goto(`/channel/edit/${id}`);
+    await form().locator("input[name=name]").waitFor();
+    await form().locator("textarea[name=param_override]").fill("{temperature: 1");
+    await submitForm();
+    expect(await toastText(ui.page, "error")).toBe("The parameter override must be valid JSON!");
+    await form().locator("[data-action=template-param_override]").click();
+    await form().locator("textarea[name=header_override]").fill("[1,");
+    await submitForm();
+    expect(await toastText(ui.page, "error")).toBe("The header override must be valid JSON!");
+    await form().locator("textarea[name=header_override]").fill('{"Authorization":"Bearer x"}');
+    await submitForm();
+    expect(await toastText(ui.page, "error")).toBe("header_override cannot set Authorization");
+    await form().locator("[data-action=template-header_override]").click();
+    await submitForm();
+    expect(await toastText(ui.page, "success")).toBe("Channel updated");
+    await storedUntil(id, (c) => c.param_override !== "" && c.header_override !== "");
+    const saved = await stored(id);
+    expect(JSON.parse(saved.param_override)).toEqual({ temperature: 0.2 });
+    expect(JSON.parse(saved.header_override)).toEqual({ "X-Team": "research", "X-Trace": "{client_header:X-Trace}" });
+  });
+});
+
 describe("channel list", () => {
   test("search by keyword, model and group; the id sort is kept in localStorage id-sort", async () => {
     const tag = uniqueName("s");

@@ -108,6 +108,25 @@ describe("token drawer", () => {
   });
 });
 
+describe("token rate limits", () => {
+  test("requests and tokens per minute: whole numbers ≥ 0 only, saved with the token and shown again on edit", async () => {
+    const made = await token();
+    await search({ keyword: made.name }, made.id);
+    await row(made.id).locator("[data-action=edit]").click();
+    expect(await form().locator("input[name=rpm_limit]").inputValue()).toBe("0");
+    await form().locator("input[name=rpm_limit]").fill("-3");
+    await submitForm();
+    expect(await toastText(ui.page, "error")).toBe("Limits per minute must be whole numbers (0 for none)");
+    await form().locator("input[name=rpm_limit]").fill("30");
+    await form().locator("input[name=tpm_limit]").fill("90000");
+    await submitForm();
+    expect(await toastText(ui.page, "success")).toBe("Token updated");
+    expect((await stored(made.name)).items[0]).toMatchObject({ id: made.id, rpm_limit: 30, tpm_limit: 90000 });
+    await row(made.id).locator("[data-action=edit]").click();
+    expect(await form().locator("input[name=tpm_limit]").inputValue()).toBe("90000");
+  });
+});
+
 describe("token list", () => {
   test("search by name and by whole key; part of a key is refused", async () => {
     const a = await token();

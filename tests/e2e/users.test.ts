@@ -80,6 +80,25 @@ describe("user administration", () => {
     expect({ quota: self.quota, display_name: self.display_name }).toEqual({ quota: 750000, display_name: "Renamed" });
   });
 
+  test("the edit drawer sets the user's requests and tokens per minute; a negative limit is refused before sending", async () => {
+    const user = await registeredUser(ui.session);
+    const found = await findUser(user.username);
+    await found.locator("[data-action=edit]").click();
+    const form = ui.page.getByTestId("edit-user-form");
+    await form.locator("input[name=rpm_limit]").waitFor();
+    await form.locator("input[name=rpm_limit]").fill("-1");
+    await form.locator("button[type=submit]").click();
+    expect(await toastText(ui.page, "error")).toBe("Limits per minute must be whole numbers (0 for none)");
+    await form.locator("input[name=rpm_limit]").fill("12");
+    await form.locator("input[name=tpm_limit]").fill("5000");
+    const sent = ui.page.waitForRequest((r) => r.url().endsWith("/api/user/") && r.method() === "PUT");
+    await form.locator("button[type=submit]").click();
+    expect((await sent).postDataJSON()).toEqual({ id: user.userId, rpm_limit: 12, tpm_limit: 5000 });
+    expect(await toastText(ui.page, "success")).toBe("User updated");
+    const stored = (await ui.session.root.get(`/api/user/${user.userId}`)).body.data;
+    expect({ rpm: stored.rpm_limit, tpm: stored.tpm_limit }).toEqual({ rpm: 12, tpm: 5000 });
+  });
+
   test("promote, demote, disable and enable update the row from the manage reply", async () => {
     const user = await registeredUser(ui.session);
     const found = await findUser(user.username);

@@ -20,6 +20,7 @@ const STEPS = {
   "006-accounts-email": step(async () => (await import("./006-accounts-email")).accountsEmail),
   "007-oauth-bindings": step(async () => (await import("./007-oauth-bindings")).oauthBindings),
   "008-quota-leases": step(async () => (await import("./008-quota-leases")).quotaLeases),
+  "009-traffic-policy": step(async () => (await import("./009-traffic-policy")).trafficPolicy),
 };
 
 /** Versioned, in order; the same schema on every dialect. Never edit a released step: add one. */

@@ -106,4 +106,16 @@ export const SQLITE_RELEASED: readonly (readonly [name: string, statements: read
       'create index "idx_quota_leases_renewed" on "quota_leases" ("renewed_at")',
     ],
   ],
+  [
+    "009-traffic-policy",
+    [
+      'alter table "channels" add column "channel_info" text default \'\' not null',
+      'alter table "channels" add column "param_override" text default \'\' not null',
+      'alter table "channels" add column "header_override" text default \'\' not null',
+      'alter table "tokens" add column "rpm_limit" bigint default 0 not null',
+      'alter table "tokens" add column "tpm_limit" bigint default 0 not null',
+      'alter table "users" add column "rpm_limit" bigint default 0 not null',
+      'alter table "users" add column "tpm_limit" bigint default 0 not null',
+    ],
+  ],
 ];

@@ -12,6 +12,7 @@ export interface LogFilter {
   type?: number;
   username?: string;
   tokenName?: string;
+  tokenId?: number;
   modelName?: string;
   channelId?: number;
   group?: string;
@@ -42,6 +43,7 @@ function filtered(db: Exec, f: LogFilter, ids: IdRange = {}) {
   if (f.type !== undefined) q = q.where("type", "=", f.type);
   if (f.username !== undefined) q = q.where("username", "=", f.username);
   if (f.tokenName !== undefined) q = q.where("token_name", "=", f.tokenName);
+  if (f.tokenId !== undefined) q = q.where("token_id", "=", f.tokenId);
   if (f.modelName !== undefined) q = q.where("model_name", "=", f.modelName);
   if (f.channelId !== undefined) q = q.where("channel_id", "=", f.channelId);
   if (f.group !== undefined) q = q.where("group", "=", f.group);

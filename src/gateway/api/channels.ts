@@ -1,3 +1,4 @@
+import { manageKeys } from "../../service/channels/multi-key";
 import { Elysia } from "elysia";
 import type { UserRow } from "../../service/users/directory";
 import { updateAllBalances, updateChannelBalance } from "../../service/channels/balance";
@@ -93,6 +94,10 @@ export const channelRoutes = (ctx: ServiceContext, upstream = providerUpstream) 
       withBody((actor, body) => deleteChannelList(ctx, actor, body.ids)),
     )
     .post("/api/channel/fix", async ({ request }) => ok(await fixAbilities(ctx, await admin(request))))
+    .post(
+      "/api/channel/multi_key/manage",
+      withBody((actor, body) => manageKeys(ctx, actor, body)),
+    )
     .post(
       "/api/channel/tag/enabled",
       withBody((actor, body) => setTagStatus(ctx, actor, body, true)),

@@ -9,6 +9,7 @@ import { contentRoutes } from "./content";
 import { emailRoutes } from "./email";
 import { dataRoutes } from "./data";
 import { groupRoutes } from "./groups";
+import { keyCheckRoutes } from "./key-checks";
 import { logRoutes } from "./logs";
 import { oauthRoutes } from "./oauth";
 import { optionRoutes } from "./options";
@@ -48,6 +49,7 @@ export const apiRoutes = (ctx: ServiceContext) =>
     .use(optionRoutes(ctx))
     .use(groupRoutes(ctx))
     .use(tokenRoutes(ctx))
+    .use(keyCheckRoutes(ctx))
     .use(channelTestRoutes(ctx))
     .use(channelRoutes(ctx))
     .use(logRoutes(ctx))

@@ -8,6 +8,7 @@ import { postUpstream, UnsendableRequestError } from "../upstream/client";
 import { fetchedReply, type UpstreamReply } from "../upstream/reply";
 import { BadReplyError } from "../upstream/response-parser";
 import { ChannelConfigError } from "../../shared/channel-config-error";
+import { overriddenBody, overriddenHeaders } from "../../service/relay/channel-overrides";
 import { misconfigured, tokenFor } from "./minted-token";
 import { providerFor } from "./providers/registry";
 import type { Provider, UpstreamCall, UpstreamError, UpstreamRequest } from "./providers/types";
@@ -54,6 +55,7 @@ export async function attemptUpstream(
   timeoutMs: number,
   gate: UpstreamGate,
   provider: Provider = providerFor(channel.row.type),
+  clientHeaders?: Headers,
 ): Promise<AttemptResult> {
   let token: string | undefined;
   if (provider.grant) {
@@ -68,7 +70,13 @@ export async function attemptUpstream(
     if (!(error instanceof ChannelConfigError)) throw error;
     return misconfigured(error);
   }
-  const { url, headers, body = call.body } = request;
+  const { url } = request;
+  let { headers, body = call.body } = request;
+  // The channel's overrides go last, over what the family built; they cannot reach the key or the model.
+  const overrides = channel.overrides;
+  if (overrides?.params && typeof body === "string") body = overriddenBody(body, overrides.params);
+  if (overrides?.headers)
+    headers = overriddenHeaders(headers, overrides.headers, (name) => clientHeaders?.get(name) ?? null);
   if (!url.startsWith("http")) {
     return { ok: false, failure: { status: 0, message: "the channel has no base URL configured" } };
   }

@@ -77,7 +77,9 @@ export function dialectCall(ctx: ServiceContext) {
       const caller = await authenticateRelayKey(ctx, dialect.authorization(request, url), ip);
       if (action === "embed" && dialect.embeddings) {
         const req = await parseInboundEmbedding(request, dialect, dialect.embeddings, route, limit);
-        return await runRelay({ ctx, caller, endpoint: ENDPOINTS["/v1/embeddings"]!, req, requestId, ip, startedAt });
+        const endpoint = ENDPOINTS["/v1/embeddings"]!;
+        const clientHeaders = request.headers;
+        return await runRelay({ ctx, caller, endpoint, req, requestId, ip, startedAt, clientHeaders });
       }
       const req = await parseInboundRequest(request, dialect, route, limit);
       if (action === "count_tokens") {
@@ -86,7 +88,7 @@ export function dialectCall(ctx: ServiceContext) {
         return json(dialect.countReply ? dialect.countReply(tokens) : { input_tokens: tokens }, requestId);
       }
       const endpoint = { kind: "chat", streams: true } as const;
-      return await runRelay({ ctx, caller, endpoint, req, requestId, ip, startedAt });
+      return await runRelay({ ctx, caller, endpoint, req, requestId, ip, startedAt, clientHeaders: request.headers });
     } catch (error) {
       return relayErrorResponse(error, requestId, dialect.errorBody);
     }

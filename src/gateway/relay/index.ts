@@ -43,7 +43,8 @@ function relayCall(ctx: ServiceContext): RelayCall {
       const found = caller ?? authenticateRelayKey(ctx, request.headers.get("authorization"), ip);
       const who = found instanceof Promise ? await found : found;
       const req = await parseRelayRequest(request, path, endpoint, limit);
-      return await runRelay({ ctx, caller: who, endpoint, req, requestId, ip, startedAt });
+      const clientHeaders = request.headers;
+      return await runRelay({ ctx, caller: who, endpoint, req, requestId, ip, startedAt, clientHeaders });
     } catch (error) {
       const reply = relayErrorResponse(error, requestId);
       ctx.relay.metrics.failed(endpoint.kind, reply.status);

@@ -80,7 +80,7 @@ export async function parseRelayRequest(
   if (!model) throw invalidRequest("model is required", "model_required");
   const stream = Boolean(endpoint.streams) && json.stream === true;
   const clientWantsUsage = json.stream_options?.include_usage === true;
-  return {
+  const req: RelayRequest = {
     path,
     model,
     stream,
@@ -88,6 +88,8 @@ export async function parseRelayRequest(
     json,
     raw: text,
     upstream(upstreamModel) {
+      // The body as it is now: the sensitive-word filter may have masked it (raw and json together).
+      const text = req.raw;
       const injectUsage = stream && STREAM_USAGE_KINDS.has(endpoint.kind) && !clientWantsUsage;
       if (upstreamModel === json.model) {
         if (!injectUsage) return { body: text, contentType: "application/json", stream };
@@ -99,4 +101,5 @@ export async function parseRelayRequest(
       return { body: JSON.stringify(body), contentType: "application/json", stream };
     },
   };
+  return req;
 }

@@ -1,14 +1,19 @@
 import { CallCharge, type ChargedCall } from "../../service/billing/call-charge";
 import type { Usage } from "../../service/billing/quota";
 import { setChannelStatus } from "../../service/channels/status";
+import { autoDisableKey, pickKey } from "../../service/channels/multi-key";
 import { upstreamGate } from "../../service/egress/site-gate";
 import { checkModelAllowed } from "../../service/relay/caller";
 import { errorLog } from "../../service/relay/consume-log";
 import { generatedText, reportedUsage } from "../../service/relay/endpoints";
 import { RelayError } from "../../service/relay/errors";
 import { mapModel } from "../../service/relay/model-mapping";
+import { admitModelRequest } from "../../service/relay/model-request-limit";
+import { inlineImageUrls } from "../../service/relay/image-download";
+import { admitTraffic, trafficLimited } from "../../service/relay/token-rate-limit";
 import { disableReason, shouldRetry, type AttemptFailure } from "../../service/relay/retry-policy";
 import { routeGroups } from "../../service/relay/route-groups";
+import { promptCheckOn } from "../../service/relay/sensitive/prompt-check";
 import type { RouteChannel } from "../../service/relay/routing-table";
 import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { attemptUpstream, type AttemptResult } from "./attempt";
@@ -23,6 +28,7 @@ import type { RelayRequest } from "./parse";
 import { claimantOf, providerFor } from "./providers/registry";
 import { unservedMessage } from "./providers/unserved";
 import type { Provider, UpstreamCall } from "./providers/types";
+import { screenPrompt } from "./screen-prompt";
 import { relayStream, type StreamOutcome } from "./stream";
 import { streamOnlyReply } from "./stream-only-reply";
 import { wholeStreamIn, wholeStreamResponse } from "./whole-stream";
@@ -39,6 +45,10 @@ const sseHeaders = (requestId: string) => ({
 
 interface CallState extends ChargedCall {
   req: RelayRequest;
+  /** Set once the request's image URLs were downloaded into it (for a family that takes bytes). */
+  imagesInlined?: Promise<boolean>;
+  /** The client's request headers (a channel's header_override may copy one). */
+  clientHeaders?: Headers;
 }
 
 /** Which group and channel the next attempt uses: pinned, or the first route group with an untried channel. */
@@ -119,12 +129,32 @@ function unservedEndpoint(s: CallState, channel: RouteChannel): AttemptResult & 
   };
 }
 
-async function noteFailure(s: CallState, channel: RouteChannel, failure: AttemptFailure): Promise<void> {
+/** A failure that qualifies disables the channel, or for a multi-key channel only the key it used. */
+async function noteFailure(s: CallState, channel: RouteChannel, failure: AttemptFailure, keyIndex?: number) {
   s.ctx.relay.metrics.upstreamFailed(channel.row.id, failure.status);
   if (!channel.row.auto_ban || !s.ctx.options.bool("AutomaticDisableChannelEnabled")) return;
   const reason = disableReason(s.ctx, failure);
-  if (reason) await setChannelStatus(s.ctx, channel.row.id, ChannelStatus.AutoDisabled, reason).catch(() => {});
+  if (!reason) return;
+  const id = channel.row.id;
+  const disabled =
+    keyIndex === undefined
+      ? setChannelStatus(s.ctx, id, ChannelStatus.AutoDisabled, reason)
+      : autoDisableKey(s.ctx, id, keyIndex, reason);
+  await disabled.catch(() => {});
 }
+
+/** A multi-key channel with the key this attempt uses in place of its list; undefined when no key is enabled. */
+function keyedChannel(channel: RouteChannel): { channel: RouteChannel; keyIndex?: number } | undefined {
+  if (!channel.multiKey) return { channel };
+  const picked = pickKey(channel.row.id, channel.multiKey.info, channel.multiKey.keys);
+  return picked && { channel: { ...channel, row: { ...channel.row, key: picked.key } }, keyIndex: picked.index };
+}
+
+const NO_AVAILABLE_KEY: AttemptResult & { ok: false } = {
+  ok: false,
+  failure: { status: 0, message: "every key of the channel is disabled" },
+  upstreamCode: "channel:no_available_key",
+};
 
 /**
  * An upstream's 401 or 403 is about the channel's own key or account: relayed as such a status (or with the
@@ -171,18 +201,28 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
     const next = pickServing(s, groups, excluded);
     last = next.unserved ?? last;
     if (!("channel" in next)) break;
-    const { channel, group, provider } = next;
-    s.channelsTried.push(channel.row.id);
+    const { group, provider } = next;
+    s.channelsTried.push(next.channel.row.id);
+    const keyed = keyedChannel(next.channel);
+    if (!keyed) {
+      last = NO_AVAILABLE_KEY;
+      excluded.add(next.channel.row.id);
+      continue;
+    }
+    const { channel, keyIndex } = keyed;
     const upstreamModel = mapModel(channel.modelMapping, req.model);
     const family = familyOf(provider);
-    const attemptOn = (native: boolean) => {
+    const attemptOn = async (native: boolean) => {
       const refusal = native ? undefined : req.inbound?.dialect.untranslatable?.(req.inbound.body);
       if (refusal) throw refusal;
+      if (!native && provider.needsImageBytes && req.json && s.endpoint.kind === "chat")
+        await (s.imagesInlined ??= inlineImageUrls(ctx, req.json));
       const via = native ? nativeProvider(family, provider, req.inbound!) : provider;
       const call = native
         ? nativeCall(req.inbound!, upstreamModel, req.stream)
         : upstreamCall(s, upstreamModel, provider);
-      return attemptUpstream(channel, call, ctx.config.relayTimeoutMs, upstreamGate(ctx.options), via);
+      const gate = upstreamGate(ctx.options);
+      return attemptUpstream(channel, call, ctx.config.relayTimeoutMs, gate, via, s.clientHeaders);
     };
     let native = passesThrough(family, req.inbound, channel.row);
     let result = await attemptOn(native);
@@ -196,6 +236,7 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
       result = await attemptOn(false);
     }
     if (result.ok) {
+      s.multiKeyIndex = keyIndex;
       const notes = native ? undefined : req.inbound?.notes;
       charge.answeredBy(channel.row.id, group, upstreamModel, family, notes);
       if (native) {
@@ -209,18 +250,23 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
       return req.inbound ? inDialect(response, req.inbound, req.model, req.stream) : response;
     }
     last = result;
-    await noteFailure(s, channel, result.failure);
+    await noteFailure(s, channel, result.failure, keyIndex);
     excluded.add(channel.row.id);
     if (!shouldRetry(ctx, result.failure)) break;
   }
   const failure = finalFailure(last, s, caller.group);
-  if (ctx.options.bool("ErrorLogEnabled")) {
-    const { status, code, message } = failure;
-    ctx.relay.book.record(
-      errorLog({ ...s, model: req.model, group: caller.group, path: req.path, status, code, message }),
-    );
-  }
+  logFailure(s, failure);
   throw failure;
+}
+
+/** An error log row of a failed call, when ErrorLogEnabled. */
+function logFailure(s: CallState, failure: RelayError): void {
+  if (!s.ctx.options.bool("ErrorLogEnabled")) return;
+  const { status, code, message } = failure;
+  const { req, caller } = s;
+  s.ctx.relay.book.record(
+    errorLog({ ...s, model: req.model, group: caller.group, path: req.path, status, code, message }),
+  );
 }
 
 /**
@@ -231,20 +277,26 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
 export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<Response> {
   const { ctx, caller, req } = call;
   checkModelAllowed(caller.token, req.model);
+  const succeeded = ctx.options.bool("ModelRequestRateLimitEnabled")
+    ? await admitModelRequest(ctx, caller.user.id, caller.group)
+    : undefined;
+  const { endpoint, requestId, ip, startedAt, clientHeaders } = call;
+  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, clientHeaders, channelsTried: [] };
+  if (promptCheckOn(ctx)) screenPrompt(s, logFailure);
   const routes = ctx.relay.routes;
   const pinned = caller.pinnedChannelId !== undefined;
   const groups = pinned
     ? [caller.group]
     : routeGroups(ctx, caller.user, caller.group).filter((g) => routes.hasRoute(g, req.model));
-  const { endpoint, requestId, ip, startedAt } = call;
-  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, channelsTried: [] };
   if (groups.length === 0) throw finalFailure(undefined, s, caller.group);
   const opened = CallCharge.open(s, groups[0]!);
   const charge = opened instanceof Promise ? await opened : opened;
   let delivered = false;
   try {
+    if (trafficLimited(ctx, caller)) charge.afterwards = await admitTraffic(ctx, caller, charge.estimatedTokens);
     const response = await tryChannels(s, groups, charge);
     delivered = true;
+    succeeded?.();
     // A reply settled here (whole, or a stream that arrived whole) goes out once its charge is on disk.
     const durable = ctx.relay.book.durable();
     if (durable) await durable;

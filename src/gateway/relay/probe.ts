@@ -1,3 +1,5 @@
+import { keysOf, multiKeyInfoOf, pickKey } from "../../service/channels/multi-key";
+import { overridesOf } from "../../service/relay/channel-overrides";
 import type { ChannelRow } from "../../db/schema";
 import type { ServiceContext } from "../../service/context";
 import type { Probe } from "../../service/relay/channel-tests";
@@ -26,10 +28,14 @@ function probeFor(provider: Provider, model: string): { path: string; json: Reco
 /** The channel test's request, sent by the same code as real traffic (provider, mapping, status mapping, masking). */
 export function relayProbe(ctx: ServiceContext): Probe {
   return async (row: ChannelRow, model: string) => {
+    // A multi-key channel is tested with one of its enabled keys, as a call would use it.
+    const info = multiKeyInfoOf(row);
+    const picked = info && pickKey(row.id, info, keysOf(row.key));
     const channel = {
-      row,
+      row: picked ? { ...row, key: picked.key } : row,
       modelMapping: parseMapping(row.model_mapping),
       statusCodeMapping: parseMapping(row.status_code_mapping),
+      overrides: overridesOf(row),
     };
     const upstreamModel = mapModel(channel.modelMapping, model);
     const { path, json } = probeFor(providerFor(row.type), upstreamModel);

@@ -31,6 +31,8 @@ export interface ChargedCall {
   startedAt: number;
   /** Every channel tried so far, in order (the log row names them). */
   channelsTried: number[];
+  /** The key of a multi-key channel that answered (its index), for the log row's admin info. */
+  multiKeyIndex?: number;
 }
 
 /** Prompt text up to this many characters is counted on the call's own turn (a few milliseconds at most). */
@@ -76,6 +78,10 @@ export class CallCharge {
   private upstreamModel = "";
   private family = "";
   private notes: Record<string, unknown> | undefined = undefined;
+  /** The tokens the hold was made for: the prompt (or the floor, uncounted) and the completion budget. */
+  estimatedTokens = 0;
+  /** Told the call's real tokens once it settles (0 when released): the token-rate windows' settlement. */
+  afterwards: ((tokens: number) => void) | undefined = undefined;
 
   private constructor(
     private readonly call: ChargedCall,
@@ -107,6 +113,7 @@ export class CallCharge {
   private hold(promptTokens: number): CallCharge | Promise<CallCharge> {
     const { ctx, caller, endpoint, req } = this.call;
     const estimate = { promptTokens, maxCompletionTokens: completionBudget(endpoint.kind, req.json ?? {}) };
+    this.estimatedTokens = promptTokens + (estimate.maxCompletionTokens ?? 0);
     const amount =
       reservationFor(this.price, estimate, ctx.options.num("PreConsumedQuota"), ctx.options.num("QuotaPerUnit")) *
       this.calls;
@@ -203,6 +210,7 @@ export class CallCharge {
       quota,
       tokens: usage.promptTokens + usage.completionTokens,
     });
+    this.settleTraffic(usage.promptTokens + usage.completionTokens);
   }
 
   private logRow(
@@ -224,6 +232,7 @@ export class CallCharge {
       quota,
       channelId: this.channelId,
       channelsTried: c.channelsTried,
+      multiKeyIndex: c.multiKeyIndex,
       stream: c.req.stream,
       startedAt: c.startedAt,
       firstResponseMs,
@@ -239,5 +248,12 @@ export class CallCharge {
   /** Gives the hold back: nothing of the call is billable. */
   release(): void {
     this.call.ctx.relay.book.release(this.reservation!);
+    this.settleTraffic(0);
+  }
+
+  private settleTraffic(tokens: number): void {
+    const afterwards = this.afterwards;
+    this.afterwards = undefined;
+    afterwards?.(tokens);
   }
 }

@@ -10,14 +10,16 @@ import { BATCH_MAX } from "./lists";
 import { refuseUnusableKey } from "./type-key";
 import { toChannelView, type ChannelView } from "./view";
 import { changeChannels } from "./write";
+import { keysOf, multiKeyModeOf, newMultiKeyInfo } from "./multi-key";
 
-type Mode = "single" | "batch";
+const MODES = ["single", "batch", "multi_to_single"] as const;
+type Mode = (typeof MODES)[number];
 
-/** The POST body is the channel itself, or {mode: "single" | "batch", channel}. */
+/** The POST body is the channel itself, or {mode: "single" | "batch" | "multi_to_single", multi_key_mode, channel}. */
 function unwrap(body: Input): { mode: Mode; channel: Input } {
   if (body.mode === undefined && body.channel === undefined) return { mode: "single", channel: body };
   const mode = body.mode ?? "single";
-  if (mode !== "single" && mode !== "batch") refuse("mode must be single or batch");
+  if (!(MODES as readonly unknown[]).includes(mode)) refuse("mode must be single, batch or multi_to_single");
   const channel = body.channel;
   if (typeof channel !== "object" || channel === null || Array.isArray(channel))
     return refuse("channel must be an object");
@@ -37,6 +39,18 @@ function perKeyLine(fields: ChannelFields): ChannelFields[] {
   });
   if (keys.length === 1) return [{ ...fields, key: keys[0] }];
   return keys.map((key, i) => ({ ...fields, key, name: withinLength(`${fields.name} #${i + 1}`, 128, "name") }));
+}
+
+/**
+ * multi_to_single: one channel holding every key (one per line or a JSON array), each used and disabled on its
+ * own (see multi-key.ts); the keys are stored as given.
+ */
+export function multiKeyChannel(fields: ChannelFields, mode: unknown): ChannelFields {
+  const keys = keysOf(fields.key!);
+  if (keys.length === 0) refuse("key is required");
+  if (keys.length > BATCH_MAX) refuse(`at most ${BATCH_MAX} keys at once`);
+  for (const key of keys) refuseUnusableKey({ ...fields, key });
+  return { ...fields, channel_info: JSON.stringify(newMultiKeyInfo(keys.length, multiKeyModeOf(mode))) };
 }
 
 /** Inserts whole channels (with their abilities) in one transaction; answers them as stored. */
@@ -59,6 +73,8 @@ export async function createChannels(
   const { mode, channel } = unwrap(body);
   const fields = channelFieldsOf(channel);
   refuseIncomplete(fields);
+  if (mode === "multi_to_single")
+    return (await insertChannels(ctx, [multiKeyChannel(fields, body.multi_key_mode)]))[0]!;
   const channels = mode === "single" ? [fields] : perKeyLine(fields);
   channels.forEach(refuseUnusableKey);
   return mode === "single" ? (await insertChannels(ctx, channels))[0]! : insertChannels(ctx, channels);

@@ -2,7 +2,7 @@ import type { ChannelPatch } from "../../db/schema";
 import { CHANNEL_TYPES, ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { refuse } from "../errors";
 import { integerOf, withinLength, type Input } from "../input";
-import { modelMappingOf, settingOf, statusCodeMappingOf } from "./json-fields";
+import { headerOverrideOf, modelMappingOf, paramOverrideOf, settingOf, statusCodeMappingOf } from "./json-fields";
 import { listOf, refuseRepeats } from "./lists";
 import { servedTypeOf } from "./served-types";
 
@@ -17,7 +17,7 @@ export type ChannelFields = Omit<
   | "balance_updated_time"
   | "used_quota"
   | "other_info"
->;
+> & { channel_info?: string };
 
 export const MIN_PRIORITY = -999;
 const MAX_WEIGHT = 2147483647;
@@ -87,27 +87,30 @@ function statusOf(value: unknown): number {
 
 export const tagOf = short("tag", 64);
 
-const READERS: { [K in keyof Required<ChannelFields>]: (value: unknown) => ChannelFields[K] } = {
-  type: typeOf,
-  name: short("name", 128),
-  key: long("key"),
-  base_url: baseUrlOf,
-  other: long("other"),
-  models: modelsOf,
-  group: groupsOf,
-  model_mapping: long("model_mapping", modelMappingOf),
-  status_code_mapping: (value) =>
-    withinLength(statusCodeMappingOf(stringOf(value, "status_code_mapping")), 1024, "status_code_mapping"),
-  setting: long("setting", settingOf),
-  tag: tagOf,
-  priority: priorityOf,
-  weight: weightOf,
-  test_model: short("test_model", 255),
-  openai_organization: short("openai_organization", 128),
-  auto_ban: flagOf,
-  status: statusOf,
-  remark: short("remark", 255),
-};
+const READERS: { [K in Exclude<keyof Required<ChannelFields>, "channel_info">]: (value: unknown) => ChannelFields[K] } =
+  {
+    type: typeOf,
+    name: short("name", 128),
+    key: long("key"),
+    base_url: baseUrlOf,
+    other: long("other"),
+    models: modelsOf,
+    group: groupsOf,
+    model_mapping: long("model_mapping", modelMappingOf),
+    status_code_mapping: (value) =>
+      withinLength(statusCodeMappingOf(stringOf(value, "status_code_mapping")), 1024, "status_code_mapping"),
+    setting: long("setting", settingOf),
+    param_override: long("param_override", paramOverrideOf),
+    header_override: long("header_override", headerOverrideOf),
+    tag: tagOf,
+    priority: priorityOf,
+    weight: weightOf,
+    test_model: short("test_model", 255),
+    openai_organization: short("openai_organization", 128),
+    auto_ban: flagOf,
+    status: statusOf,
+    remark: short("remark", 255),
+  };
 
 const absent = (value: unknown) => value === undefined || value === null;
 

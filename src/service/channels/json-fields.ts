@@ -53,6 +53,36 @@ export function statusCodeMappingOf(text: string): string {
   return trimmed;
 }
 
+/** Upstream body members an override may not set: the billed model, and the call's shape the relay relies on. */
+export const PROTECTED_PARAMS = ["model", "stream"];
+/** Upstream headers an override may not set: the channel's key travels in these. */
+export const PROTECTED_HEADERS = ["authorization", "x-api-key", "x-goog-api-key", "api-key", "host", "content-length"];
+
+/** {"member": value, ...} merged into the upstream body (objects merged member by member), last. */
+export function paramOverrideOf(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) return "";
+  for (const name of Object.keys(objectOf(trimmed, "param_override"))) {
+    if (PROTECTED_PARAMS.includes(name)) refuse(`param_override cannot set ${name}`);
+  }
+  return trimmed;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** {"Header-Name": "value" | "{client_header:Name}"}: extra upstream headers, set last. */
+export function headerOverrideOf(text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed) return "";
+  for (const [name, value] of Object.entries(objectOf(trimmed, "header_override"))) {
+    if (!HEADER_NAME.test(name)) refuse(`header_override: "${name}" is not a header name`);
+    if (PROTECTED_HEADERS.includes(name.toLowerCase())) refuse(`header_override cannot set ${name}`);
+    if (typeof value !== "string" || /[\r\n]/.test(value))
+      refuse(`header_override: the value of ${name} must be one line of text`);
+  }
+  return trimmed;
+}
+
 export function settingOf(text: string): string {
   const trimmed = text.trim();
   if (!trimmed) return trimmed;

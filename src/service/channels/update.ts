@@ -7,6 +7,8 @@ import { idOf, type Input } from "../input";
 import { baseUrlOf } from "../../shared/channel-types";
 import { channelFieldsOf, refuseIncomplete, type ChannelFields } from "./fields";
 import { refuseUnusableKey } from "./type-key";
+import { multiKeyChannel } from "./create";
+import { multiKeyInfoOf } from "./multi-key";
 import { toChannelView, type ChannelView } from "./view";
 import { changeChannels } from "./write";
 
@@ -34,7 +36,11 @@ export async function updateChannel(ctx: ServiceContext, actor: UserRow, input: 
     const current = (await findChannel(tx, id)) ?? notFound("channel");
     const fields = editOf(input, current);
     refuseIncomplete({ ...current, ...fields });
-    refuseUnusableKey({ ...current, ...fields });
+    const multiKey = multiKeyInfoOf(current);
+    // New keys of a multi-key channel start enabled, in the channel's mode.
+    if (multiKey && fields.key !== undefined)
+      fields.channel_info = multiKeyChannel({ ...current, ...fields }, multiKey.multi_key_mode).channel_info;
+    else refuseUnusableKey({ ...current, ...fields });
     refuseKeyRedirect(actor, current, fields);
     await updateChannels(tx, [id], fields.status === undefined ? fields : { ...fields, other_info: "" });
     touched.add(id);

@@ -19,6 +19,8 @@ const SHOWN = [
   "model_mapping",
   "status_code_mapping",
   "setting",
+  "param_override",
+  "header_override",
   "tag",
   "priority",
   "weight",
@@ -32,6 +34,7 @@ const SHOWN = [
   "created_time",
   "test_time",
   "other_info",
+  "channel_info",
   "remark",
 ] as const satisfies readonly (keyof ChannelView)[];
 

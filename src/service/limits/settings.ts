@@ -8,7 +8,8 @@ export type LimitedAction =
   | "keyReveal"
   | "pay"
   | "emailPerAddress"
-  | "emailPerRecipient";
+  | "emailPerRecipient"
+  | "keyCheck";
 
 export interface Window {
   /** Requests allowed per window per address. */
@@ -30,6 +31,8 @@ export const RATE_LIMITS = {
   emailPerAddress: { variable: "EMAIL_RATE_LIMIT", count: 10, windowSeconds: 3600 },
   /** The same mails per recipient (besides the 30-second lock between two sends to one address). */
   emailPerRecipient: { variable: "EMAIL_RECIPIENT_RATE_LIMIT", count: 5, windowSeconds: 3600 },
+  /** The read-only key calls of balance checkers (GET /api/usage/token, /api/log/token), per address. */
+  keyCheck: { variable: "KEY_CHECK_RATE_LIMIT", count: 20, windowSeconds: 1200 },
 } as const satisfies Record<LimitedAction, { variable: string } & Window>;
 
 /** Waits after repeated failed sign-ins of one account (see accounts/login-backoff.ts). */

@@ -182,6 +182,9 @@ const OPTION_RULES = {
   ModelRequestRateLimitDurationMinutes: int(1, 1),
   ModelRequestRateLimitCount: int(0),
   ModelRequestRateLimitSuccessCount: int(1000, 1),
+  ModelRequestRateLimitGroup: json("limit-pair-map", {}),
+  // {"group": [requests per minute, tokens per minute]}: a user's limits when their own are 0.
+  TrafficLimitGroup: json("limit-pair-map", {}),
   // Groups and prices
   Chats: json("object-list", []),
   GroupRatio: json("ratio-map", { default: 1, vip: 1, svip: 1 }),

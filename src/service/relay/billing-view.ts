@@ -1,6 +1,7 @@
 import { readTokenQuota, readUserUsedQuota } from "../../db/queries/relay-tokens";
 import type { ServiceContext } from "../context";
 import type { RelayCaller } from "./caller";
+import { rateLimitsOf } from "./token-rate-limit";
 
 const UNLIMITED_USD = 100_000_000;
 
@@ -30,10 +31,12 @@ export async function billingSubscription(ctx: ServiceContext, caller: RelayCall
     hard_limit_usd: limitUsd,
     system_hard_limit_usd: limitUsd,
     access_until: Math.max(expires, 0),
+    rate_limits: rateLimitsOf(ctx, caller),
   };
 }
 
 export async function billingUsage(ctx: ServiceContext, caller: RelayCaller) {
   const { used } = await usedAndRemaining(ctx, caller);
-  return { object: "list", total_usage: (used / ctx.options.num("QuotaPerUnit")) * 100 };
+  const totalUsage = (used / ctx.options.num("QuotaPerUnit")) * 100;
+  return { object: "list", total_usage: totalUsage, rate_limits: rateLimitsOf(ctx, caller) };
 }

@@ -19,6 +19,8 @@ export interface CallRecord {
   channelId: number;
   /** Every channel tried, in order. */
   channelsTried: number[];
+  /** The key of a multi-key channel that answered. */
+  multiKeyIndex?: number;
   stream: boolean;
   startedAt: number;
   firstResponseMs: number;
@@ -62,7 +64,10 @@ export function consumeLog(r: CallRecord): NewLogRow {
   other.inbound = r.inbound;
   other.family = r.family;
   if (r.notes) Object.assign(other, r.notes);
-  other.admin_info = { use_channel: r.channelsTried };
+  other.admin_info =
+    r.multiKeyIndex === undefined
+      ? { use_channel: r.channelsTried }
+      : { use_channel: r.channelsTried, is_multi_key: true, multi_key_index: r.multiKeyIndex };
   return {
     user_id: r.caller.user.id,
     username: r.caller.user.username,

@@ -2,6 +2,8 @@ import type { Exec } from "../../db/exec";
 import { loadRoutingTable } from "../../db/queries/routing";
 import type { ChannelRow } from "../../db/schema";
 import type { ChangeBus } from "../changes";
+import { keysOf, multiKeyInfoOf, type MultiKeyInfo } from "../channels/multi-key";
+import { overridesOf, type ChannelOverrides } from "./channel-overrides";
 import { parseMapping } from "./model-mapping";
 
 /** A channel as the relay uses it, with its JSON fields parsed once. */
@@ -9,6 +11,15 @@ export interface RouteChannel {
   row: ChannelRow;
   modelMapping: Record<string, string>;
   statusCodeMapping: Record<string, string>;
+  /** param_override and header_override, applied last to every upstream request; undefined for none. */
+  overrides?: ChannelOverrides;
+  /** A multi-key channel's keys and their state; undefined for a single key. */
+  multiKey?: { info: MultiKeyInfo; keys: string[] };
+}
+
+function multiKeyOf(row: ChannelRow): RouteChannel["multiKey"] {
+  const info = multiKeyInfoOf(row);
+  return info && { info, keys: keysOf(row.key) };
 }
 
 interface Candidate {
@@ -63,6 +74,8 @@ export class RoutingTable {
         row,
         modelMapping: parseMapping(row.model_mapping),
         statusCodeMapping: parseMapping(row.status_code_mapping),
+        overrides: overridesOf(row),
+        multiKey: multiKeyOf(row),
       });
     }
     const routes = new Map<string, Map<string, Tiers>>();

@@ -1,7 +1,7 @@
 import type { TokenRow } from "../../db/schema";
 import { QUOTA_PER_UNIT } from "../../shared/constants";
 import { refuse } from "../errors";
-import { integerOf, textOf, withinLength, type Input } from "../input";
+import { integerOf, limitOf, textOf, withinLength, type Input } from "../input";
 import { allowIpsOf } from "./allow-ips";
 
 export const NAME_MAX = 50;
@@ -23,6 +23,8 @@ export type TokenFields = Pick<
   | "allow_ips"
   | "group"
   | "cross_group_retry"
+  | "rpm_limit"
+  | "tpm_limit"
 >;
 
 export const NEW_TOKEN_FIELDS: TokenFields = {
@@ -35,6 +37,8 @@ export const NEW_TOKEN_FIELDS: TokenFields = {
   allow_ips: "",
   group: "",
   cross_group_retry: 0,
+  rpm_limit: 0,
+  tpm_limit: 0,
 };
 
 function flagOf(value: unknown, name: string): number {
@@ -79,6 +83,8 @@ const READERS: { [F in keyof TokenFields]: (input: Input) => TokenFields[F] } = 
   allow_ips: (input) => allowIpsOf(text(input, "allow_ips")),
   group: (input) => text(input, "group").trim(),
   cross_group_retry: (input) => flagOf(input.cross_group_retry, "cross_group_retry"),
+  rpm_limit: (input) => limitOf(input.rpm_limit, "rpm_limit"),
+  tpm_limit: (input) => limitOf(input.tpm_limit, "tpm_limit"),
 };
 
 /**

@@ -22,5 +22,7 @@ export function toTokenView(t: TokenRow, now: number): TokenView {
     allow_ips: t.allow_ips,
     group: t.group,
     cross_group_retry: Boolean(t.cross_group_retry),
+    rpm_limit: t.rpm_limit,
+    tpm_limit: t.tpm_limit,
   };
 }

@@ -5,7 +5,7 @@ import { refuse, ServiceError } from "../errors";
 import { groupNames } from "../groups";
 import { manageableUser, requireAdmin } from "./admin-access";
 import { applyChange } from "./admin-change";
-import { idOf, integerOf, textOf, withinLength, type Input } from "../input";
+import { idOf, integerOf, limitOf, textOf, withinLength, type Input } from "../input";
 import { displayNameOf, emailOf } from "./admin-input";
 import { checkNewUsername, checkUsername, refuseLookAlike } from "./create";
 import { usernameKey } from "./names";
@@ -36,6 +36,9 @@ function readEdit(input: Input): UserEdit {
   const password = textOf(input, "password") || undefined;
   if (password) checkPasswordRules(password);
   const quota = input.quota === undefined || input.quota === null ? undefined : integerOf(input.quota, "quota");
+  for (const name of ["rpm_limit", "tpm_limit"] as const) {
+    if (input[name] !== undefined && input[name] !== null) patch[name] = limitOf(input[name], name);
+  }
   return { patch, password, quota };
 }
 

@@ -26,6 +26,8 @@ export function toUserView(u: UserRow): UserView {
     aff_history_quota: u.aff_history_quota,
     inviter_id: u.inviter_id,
     remark: u.remark,
+    rpm_limit: u.rpm_limit,
+    tpm_limit: u.tpm_limit,
     created_at: u.created_at,
     last_login_at: u.last_login_at,
     DeletedAt: u.deleted_at,

@@ -23,4 +23,8 @@ export interface TokenView {
   /** "" means the owner's group. */
   group: string;
   cross_group_retry: boolean;
+  /** Requests per minute allowed; 0 no limit. */
+  rpm_limit: number;
+  /** Tokens per minute allowed (a call's estimate held, then its real use); 0 no limit. */
+  tpm_limit: number;
 }

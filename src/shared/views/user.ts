@@ -21,6 +21,10 @@ export interface UserView {
   aff_history_quota: number;
   inviter_id: number;
   remark: string;
+  /** Requests per minute allowed; 0: the group's default (TrafficLimitGroup), else none. */
+  rpm_limit: number;
+  /** Tokens per minute allowed; 0: the group's default, else none. */
+  tpm_limit: number;
   created_at: number;
   last_login_at: number;
   /** Set once the user is deleted (soft delete); null while they exist. */

@@ -13,6 +13,7 @@ import { channelOf, draftOf, NEW_CHANNEL, type ChannelDraft } from "./channel-fo
 import { GroupPicker } from "./GroupPicker";
 import { JsonFields } from "./JsonFields";
 import { ModelPicker } from "./ModelPicker";
+import { MultiKeyPanel } from "./MultiKeyPanel";
 import { ResponsesApiField } from "./ResponsesApiField";
 import { ServiceAccountUpload } from "./ServiceAccountUpload";
 import { TypeFields } from "./TypeFields";
@@ -29,10 +30,17 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
   const creating = id === undefined;
   const [draft, setDraft] = useState<ChannelDraft | null>(creating ? NEW_CHANNEL : null);
   const [batch, setBatch] = useState(false);
+  /** Create mode multi_to_single: one channel holding every key line, used "random" or in turn ("polling"). */
+  const [multiKey, setMultiKey] = useState<"" | "random" | "polling">("");
+  const [multiKeyChannel, setMultiKeyChannel] = useState(false);
   const typeOptions = useTypeOptions(draft?.type ?? NEW_CHANNEL.type);
   useEffect(() => {
     if (id !== undefined)
-      void api.get<ChannelView>(`/api/channel/${id}`).then((reply) => reply.ok && setDraft(draftOf(reply.data)));
+      void api.get<ChannelView>(`/api/channel/${id}`).then((reply) => {
+        if (!reply.ok) return;
+        setDraft(draftOf(reply.data));
+        setMultiKeyChannel(reply.data.channel_info.includes('"is_multi_key":true'));
+      });
   }, [id]);
   if (!draft) return <span className="loading loading-spinner" />;
   const set =
@@ -51,7 +59,11 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
     if (problem) return toast.error(problem);
     const channel = channelOf(draft);
     const reply = creating
-      ? await api.post<ChannelView | ChannelView[]>("/api/channel/", { mode: batch ? "batch" : "single", channel })
+      ? await api.post<ChannelView | ChannelView[]>("/api/channel/", {
+          mode: multiKey ? "multi_to_single" : batch ? "batch" : "single",
+          multi_key_mode: multiKey || undefined,
+          channel,
+        })
       : await api.put<ChannelView>("/api/channel/", { id, ...channel });
     if (!reply.ok) return;
     toast.success(
@@ -86,17 +98,46 @@ export function ChannelForm({ id, onSaved, onCancel }: { id?: number; onSaved: (
         name="key"
         value={draft.key}
         onChange={set("key")}
-        rows={batch || facts?.keyIsServiceAccount ? 6 : 2}
+        rows={batch || multiKey || facts?.keyIsServiceAccount ? 6 : 2}
         monospace
         placeholder={
-          creating ? (batch ? t`One key per line` : t`The upstream's key`) : t`Leave blank to keep the stored key`
+          creating
+            ? batch || multiKey
+              ? t`One key per line`
+              : t`The upstream's key`
+            : t`Leave blank to keep the stored key`
         }
         hint={facts?.keyIsServiceAccount ? t`The service account's JSON key` : undefined}
       />
       {facts?.keyIsServiceAccount && <ServiceAccountUpload onLoad={set("key")} />}
       {creating && (
-        <Toggle label={t`Batch create: one channel per key line`} name="batch" checked={batch} onChange={setBatch} />
+        <>
+          <Toggle
+            label={t`Batch create: one channel per key line`}
+            name="batch"
+            checked={batch}
+            onChange={(on) => {
+              setBatch(on);
+              if (on) setMultiKey("");
+            }}
+          />
+          <SelectField
+            label={t`Several keys in one channel`}
+            name="multi_key_mode"
+            value={multiKey}
+            options={[
+              { value: "", label: t`No: one key` },
+              { value: "random", label: t`Yes: a random enabled key per call` },
+              { value: "polling", label: t`Yes: the enabled keys in turn` },
+            ]}
+            onChange={(value) => {
+              setMultiKey(value as "" | "random" | "polling");
+              if (value) setBatch(false);
+            }}
+          />
+        </>
       )}
+      {!creating && multiKeyChannel && <MultiKeyPanel channelId={id} />}
       <GroupPicker groups={draft.groups} onChange={set("groups")} />
       <ModelPicker
         models={draft.models}

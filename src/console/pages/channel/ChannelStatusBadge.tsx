@@ -3,8 +3,36 @@ import { ChannelStatus, type ChannelView } from "../../../shared/channel-types";
 import { formatDateTime } from "../../date-time";
 import { disableReasonOf, formatDuration, responseTone } from "./channel-rules";
 
+/** A multi-key channel's enabled keys of all ("2/3 keys"), from channel_info; nothing for a single key. */
+function KeyCount({ channelInfo }: { channelInfo?: string }) {
+  const { t } = useLingui();
+  if (!channelInfo?.includes('"is_multi_key":true')) return null;
+  const info = JSON.parse(channelInfo) as { multi_key_size: number; multi_key_status_list?: Record<string, number> };
+  const disabled = Object.keys(info.multi_key_status_list ?? {}).length;
+  const enabled = info.multi_key_size - disabled;
+  return (
+    <span className="badge badge-sm badge-outline ml-1 whitespace-nowrap" data-testid="key-count">
+      {t`${enabled}/${info.multi_key_size} keys`}
+    </span>
+  );
+}
+
+/** The status badge, with a multi-key channel's count of enabled keys beside it. */
+export function ChannelStatusBadge({
+  channel,
+}: {
+  channel: Pick<ChannelView, "status" | "other_info"> & { channel_info?: string };
+}) {
+  return (
+    <>
+      <StatusBadge channel={channel} />
+      <KeyCount channelInfo={channel.channel_info} />
+    </>
+  );
+}
+
 /** Enabled, disabled, or auto-disabled with the reason and time from other_info as a tooltip. */
-export function ChannelStatusBadge({ channel }: { channel: Pick<ChannelView, "status" | "other_info"> }) {
+function StatusBadge({ channel }: { channel: Pick<ChannelView, "status" | "other_info"> }) {
   const { t } = useLingui();
   if (channel.status === ChannelStatus.Enabled)
     return <span className="badge badge-sm badge-success whitespace-nowrap" data-status="1">{t`Enabled`}</span>;

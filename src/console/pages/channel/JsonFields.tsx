@@ -2,12 +2,14 @@ import { useLingui } from "@lingui/react/macro";
 import { TextArea } from "../../components/form/TextArea";
 import type { ChannelDraft } from "./channel-form";
 
-type JsonKey = "model_mapping" | "status_code_mapping" | "setting";
+type JsonKey = "model_mapping" | "status_code_mapping" | "setting" | "param_override" | "header_override";
 
 const TEMPLATES: Record<JsonKey, string> = {
   model_mapping: JSON.stringify({ "gpt-4o": "gpt-4o-2024-11-20" }, null, 2),
   status_code_mapping: JSON.stringify({ "400": "500" }, null, 2),
   setting: JSON.stringify({ force_format: true }, null, 2),
+  param_override: JSON.stringify({ temperature: 0.2 }, null, 2),
+  header_override: JSON.stringify({ "X-Team": "research", "X-Trace": "{client_header:X-Trace}" }, null, 2),
 };
 
 interface JsonFieldsProps {
@@ -22,6 +24,12 @@ export function JsonFields({ draft, set }: JsonFieldsProps) {
     ["model_mapping", t`Model mapping (JSON)`, t`Requested model to upstream model`],
     ["status_code_mapping", t`Status code override (JSON)`, t`Upstream status to the status clients see`],
     ["setting", t`Extra settings (JSON)`, t`Channel settings as a JSON object`],
+    ["param_override", t`Parameter override (JSON)`, t`Merged into every upstream request body, last`],
+    [
+      "header_override",
+      t`Header override (JSON)`,
+      t`Extra upstream headers; a value naming a client header (see the template) copies it`,
+    ],
   ];
   return (
     <>

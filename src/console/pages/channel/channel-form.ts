@@ -15,6 +15,8 @@ export interface ChannelDraft {
   model_mapping: string;
   status_code_mapping: string;
   setting: string;
+  param_override: string;
+  header_override: string;
   tag: string;
   priority: string;
   weight: string;
@@ -35,6 +37,8 @@ export const NEW_CHANNEL: ChannelDraft = {
   model_mapping: "",
   status_code_mapping: "",
   setting: "",
+  param_override: "",
+  header_override: "",
   tag: "",
   priority: "0",
   weight: "0",
@@ -56,6 +60,8 @@ export const draftOf = (c: ChannelView): ChannelDraft => ({
   model_mapping: c.model_mapping,
   status_code_mapping: c.status_code_mapping,
   setting: c.setting,
+  param_override: c.param_override,
+  header_override: c.header_override,
   tag: c.tag,
   priority: String(c.priority),
   weight: String(c.weight),

@@ -20,6 +20,8 @@ export function useDraftCheck() {
       [!isJsonObjectText(d.model_mapping), t`The model mapping must be valid JSON!`],
       [!isJsonObjectText(d.status_code_mapping), t`The status code override must be valid JSON!`],
       [!isJsonObjectText(d.setting), t`The extra settings must be valid JSON!`],
+      [!isJsonObjectText(d.param_override), t`The parameter override must be valid JSON!`],
+      [!isJsonObjectText(d.header_override), t`The header override must be valid JSON!`],
     ];
     const found = problems.find(([bad]) => bad)?.[1];
     if (found) return found;

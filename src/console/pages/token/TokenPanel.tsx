@@ -17,6 +17,7 @@ import {
   type TokenDraft,
   type TokenProblem,
 } from "./token-form";
+import { RateLimitFields } from "../../components/form/RateLimitFields";
 import { CountField, ExpiryField, GroupField, ModelLimitsField, QuotaField } from "./TokenFields";
 
 /** The drawer that creates tokens (no token given) or edits one. */
@@ -44,6 +45,7 @@ export function TokenPanel({
     name: t`Please enter a name`,
     expiry: t`Invalid expiry time format!`,
     quota: t`The quota must be an integer`,
+    limits: t`Limits per minute must be whole numbers (0 for none)`,
     count: t`The count must be a positive integer`,
   };
 
@@ -76,6 +78,13 @@ export function TokenPanel({
           rows={3}
           monospace
           hint={t`One IP address or CIDR range per line; blank allows every address`}
+        />
+        <RateLimitFields
+          rpm={draft.rpm_limit}
+          tpm={draft.tpm_limit}
+          onRpm={set("rpm_limit")}
+          onTpm={set("tpm_limit")}
+          zeroMeans={t`0: no limit`}
         />
         {creating && <CountField {...props} />}
         <SubmitOrCancel submit={<Trans>Submit</Trans>} onCancel={onClose} />

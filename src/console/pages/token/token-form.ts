@@ -1,5 +1,6 @@
 import type { TokenView } from "../../../shared/views/token";
 import { formatDateTime, parseDateTime } from "../../date-time";
+import { isLimitText } from "../../components/form/RateLimitFields";
 
 /** The token drawer's values as typed. */
 export interface TokenDraft {
@@ -12,6 +13,8 @@ export interface TokenDraft {
   model_limits: string[];
   allow_ips: string;
   group: string;
+  rpm_limit: string;
+  tpm_limit: string;
   /** Create only: how many alike. */
   count: string;
 }
@@ -33,6 +36,8 @@ export const newTokenDraft = (group: string): TokenDraft => ({
   model_limits: [],
   allow_ips: "",
   group,
+  rpm_limit: "0",
+  tpm_limit: "0",
   count: "1",
 });
 
@@ -45,6 +50,8 @@ export const tokenDraftOf = (token: TokenView): TokenDraft => ({
   model_limits: token.model_limits.split(",").filter(Boolean),
   allow_ips: token.allow_ips,
   group: token.group,
+  rpm_limit: String(token.rpm_limit),
+  tpm_limit: String(token.tpm_limit),
   count: "1",
 });
 
@@ -58,13 +65,14 @@ export const expiryOf = (text: string): number =>
 
 const isWhole = (text: string) => /^\s*-?\d+\s*$/.test(text);
 
-export type TokenProblem = "name" | "expiry" | "quota" | "count";
+export type TokenProblem = "name" | "expiry" | "quota" | "limits" | "count";
 
 /** The first rule of spec §5 the draft breaks. */
 export function tokenProblem(d: TokenDraft, creating: boolean): TokenProblem | undefined {
   if (!d.name.trim()) return "name";
   if (Number.isNaN(expiryOf(d.expiry))) return "expiry";
   if (!d.unlimited_quota && !isWhole(d.remain_quota)) return "quota";
+  if (!isLimitText(d.rpm_limit) || !isLimitText(d.tpm_limit)) return "limits";
   if (creating && !(isWhole(d.count) && Number(d.count) >= 1)) return "count";
   return undefined;
 }
@@ -80,6 +88,8 @@ export function tokenBodyOf(d: TokenDraft, creating: boolean) {
     model_limits: d.model_limits.join(","),
     allow_ips: d.allow_ips,
     group: d.group,
+    rpm_limit: Number(d.rpm_limit),
+    tpm_limit: Number(d.tpm_limit),
   };
   return creating ? { ...body, count: Number(d.count) } : body;
 }

@@ -5,13 +5,15 @@ import type { UserView } from "../../../shared/views/user";
 import { api } from "../../api";
 import { SelectField } from "../../components/form/SelectField";
 import { TextField } from "../../components/form/TextField";
+import { isLimitText, RateLimitFields } from "../../components/form/RateLimitFields";
 import { changedKeys } from "../../diff";
 import { showQuota } from "../../state/status";
 import { toast } from "../../state/toasts";
 import { useApiData } from "../../use-api-data";
 import { SubmitOrCancel } from "../../components/form/FormButtons";
 
-const EDITABLE = ["username", "display_name", "password", "group", "remark"] as const;
+const EDITABLE = ["username", "display_name", "password", "group", "remark", "rpm_limit", "tpm_limit"] as const;
+const NUMERIC = new Set(["rpm_limit", "tpm_limit"]);
 type Editable = Record<(typeof EDITABLE)[number], string>;
 
 const editableOf = (user: UserView): Editable => ({
@@ -20,6 +22,8 @@ const editableOf = (user: UserView): Editable => ({
   password: "",
   group: user.group,
   remark: user.remark ?? "",
+  rpm_limit: String(user.rpm_limit ?? 0),
+  tpm_limit: String(user.tpm_limit ?? 0),
 });
 
 /** Edits one user: only changed fields are sent; the quota addition may be negative (quota = current + addition). */
@@ -40,12 +44,14 @@ export function EditUserForm({ id, onSaved, onCancel }: { id: number; onSaved: (
     e.preventDefault();
     const delta = Number(addition || 0);
     if (!Number.isInteger(delta)) return toast.error(t`Check the input`);
+    if (!isLimitText(form.rpm_limit) || !isLimitText(form.tpm_limit))
+      return toast.error(t`Limits per minute must be whole numbers (0 for none)`);
     if (form.password && form.password.length < PASSWORD_MIN)
       return toast.error(t`The password must be at least ${PASSWORD_MIN} characters`);
     const changed = changedKeys(editableOf(loaded), form);
     if (changed.length === 0 && delta === 0) return toast.info(t`Nothing changed`);
     const body: Record<string, unknown> = { id };
-    for (const key of changed) body[key] = form[key];
+    for (const key of changed) body[key] = NUMERIC.has(key) ? Number(form[key]) : form[key];
     if (delta !== 0) body.quota = loaded.quota + delta;
     const reply = await api.put("/api/user/", body);
     if (!reply.ok) return;
@@ -84,6 +90,13 @@ export function EditUserForm({ id, onSaved, onCancel }: { id: number; onSaved: (
         hint={t`Current balance ${showQuota(loaded.quota)}; after saving ${showQuota(loaded.quota + (Number(addition) || 0))}`}
       />
       <TextField label={t`Remark`} name="remark" value={form.remark} onChange={set("remark")} />
+      <RateLimitFields
+        rpm={form.rpm_limit}
+        tpm={form.tpm_limit}
+        onRpm={set("rpm_limit")}
+        onTpm={set("tpm_limit")}
+        zeroMeans={t`0: the group's default, if any`}
+      />
       <div className="text-sm mt-2" data-testid="bindings">
         {bindings.map(([name, value]) => (
           <div key={name}>

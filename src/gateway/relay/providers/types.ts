@@ -126,6 +126,8 @@ export interface Provider {
    * asking for a whole reply gets the mapped stream folded into one chat.completion.
    */
   readonly streamsOnly?: true;
+  /** The upstream takes images as bytes only: the relay downloads a request's image URLs first (WorkerUrl or direct). */
+  readonly needsImageBytes?: true;
   /** What `mapStream` gives for an upstream stream that has arrived whole and ended cleanly, mapped at once. */
   mapWholeStream?(upstream: Uint8Array, model: string): Uint8Array;
   /** What an error reply (parsed JSON) says. */

@@ -124,6 +124,20 @@ export function useOperationCards(): CardSpec[] {
         { key: "ModelRequestRateLimitDurationMinutes", kind: "number", min: 1, label: t`Window (minutes)` },
         { key: "ModelRequestRateLimitCount", kind: "number", min: 0, label: t`Requests per window (0: no limit)` },
         { key: "ModelRequestRateLimitSuccessCount", kind: "number", min: 1, label: t`Successful requests per window` },
+        {
+          key: "ModelRequestRateLimitGroup",
+          kind: "json",
+          label: t`Per-group limits (JSON)`,
+          hint: t`A JSON object of group → [requests, successful requests] per window; a listed group uses these instead`,
+          rows: 3,
+        },
+        {
+          key: "TrafficLimitGroup",
+          kind: "json",
+          label: t`Default limits per minute by group (JSON)`,
+          hint: t`A JSON object of group → [requests, tokens] per minute, for users whose own limits are 0`,
+          rows: 3,
+        },
       ],
     },
     {

@@ -20,6 +20,7 @@ import { signedHeaders } from "./sign";
  */
 export const bedrockProvider: Provider = {
   types: [33],
+  needsImageBytes: true,
   endpoints: new Set(["chat"]),
   request(channel: ProviderChannel, call: UpstreamCall) {
     const access = awsAccessOf(channel);

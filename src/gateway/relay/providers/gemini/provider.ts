@@ -15,6 +15,7 @@ import { streamMapper } from "./stream";
 export const geminiProvider: Provider = {
   types: [24],
   otherDefault: DEFAULT_VERSION,
+  needsImageBytes: true,
   endpoints: new Set(["chat"]),
   request(channel: ProviderChannel, call: UpstreamCall) {
     const json = call.json ?? JSON.parse(String(call.body));
