@@ -209,6 +209,8 @@ export interface MidjourneysTable {
   quota: Generated<number>;
   buttons: Generated<string>;
   properties: Generated<string>;
+  /** The token that paid (0: none); a refund goes back to it. */
+  token_id: Generated<number>;
 }
 
 export interface TasksTable {
@@ -230,6 +232,8 @@ export interface TasksTable {
   progress: Generated<string>;
   properties: Generated<string>;
   data: Generated<string>;
+  /** The token that paid (0: none); a refund goes back to it. */
+  token_id: Generated<number>;
 }
 
 export interface Tables {

@@ -49,6 +49,12 @@ export interface Config {
   streamPingSeconds: number;
   /** How long a stop waits for the calls in flight to finish and be billed before it closes the connections left. */
   shutdownTimeoutMs: number;
+  /** Whether this instance takes part in polling drawing and music tasks (UPDATE_TASK; one instance polls at a time). */
+  updateTask: boolean;
+  /** Time between two polls of the unfinished tasks. */
+  taskPollMs: number;
+  /** A task unfinished this long after its submission is given up and refunded (TASK_TIMEOUT_MINUTES). */
+  taskTimeoutSeconds: number;
 }
 
 /** Reads KEY=VALUE lines of a .env file into env, without overriding what is already set. */
@@ -95,5 +101,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     relayTimeoutMs: int(env.RELAY_TIMEOUT, DEFAULT_RELAY_TIMEOUT_SECONDS, "RELAY_TIMEOUT") * 1000,
     streamPingSeconds: int(env.STREAM_PING_SECONDS, 0, "STREAM_PING_SECONDS"),
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT, 30, "SHUTDOWN_TIMEOUT") * 1000,
+    updateTask: env.UPDATE_TASK !== "false",
+    taskPollMs: (int(env.TASK_POLL_SECONDS, 15, "TASK_POLL_SECONDS") || 15) * 1000,
+    taskTimeoutSeconds: (int(env.TASK_TIMEOUT_MINUTES, 1440, "TASK_TIMEOUT_MINUTES") || 1440) * 60,
   };
 }

@@ -17,6 +17,7 @@ const STEPS = {
   "003-money-and-records": step(async () => (await import("./003-money-and-records")).moneyAndRecords),
   "004-log-indexes": step(async () => (await import("./004-log-indexes")).logIndexes),
   "005-username-keys": step(async () => (await import("./005-username-keys")).usernameKeys),
+  "010-task-relay": step(async () => (await import("./010-task-relay")).taskRelay),
 };
 
 /** Versioned, in order; the same schema on every dialect. Never edit a released step: add one. */

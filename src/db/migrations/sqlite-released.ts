@@ -77,4 +77,13 @@ export const SQLITE_RELEASED: readonly (readonly [name: string, statements: read
       'create unique index "idx_users_username_key" on "users" ("username_key")',
     ],
   ],
+  [
+    "010-task-relay",
+    [
+      'alter table "midjourneys" add column "token_id" bigint default 0 not null',
+      'create index "idx_midjourneys_status" on "midjourneys" ("status", "id")',
+      'alter table "tasks" add column "token_id" bigint default 0 not null',
+      'create index "idx_tasks_status" on "tasks" ("status", "id")',
+    ],
+  ],
 ];

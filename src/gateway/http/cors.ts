@@ -1,5 +1,5 @@
 /** The paths of the relay (key-authenticated, callable from any web page allowed by RELAY_CORS_ORIGINS). */
-export const RELAY_PATH = /^\/(v1|v1beta|pg|dashboard|mj|suno)(\/|$)/;
+export const RELAY_PATH = /^\/(v1|v1beta|pg|dashboard|mj|suno|(?:fast|turbo|relax)\/mj)(\/|$)/;
 
 /** Headers the SDKs of every dialect send; a preflight allows these and whatever else it asks for. */
 const ALLOWED_HEADERS = [
