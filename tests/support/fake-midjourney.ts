@@ -1,5 +1,10 @@
-/** A PNG's first bytes: what the image proxy passes through. */
-export const FAKE_PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+/** A 1×1 PNG: every drawing's image (a browser can show it). */
+export const FAKE_PNG = new Uint8Array(
+  Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "base64",
+  ),
+);
 
 /** How a fake task goes, chosen by a word in its prompt: succeeds after 3 polls, fails after 2, or never ends. */
 type Script = "succeed" | "fail" | "never";

@@ -258,7 +258,12 @@ describe.each(DIALECTS)("Midjourney-proxy relay on %s", (dialect) => {
     for (let i = 0; i < 3; i++) await poller.round();
     await setOptions(r, { MjForwardUrlEnabled: "true", ServerAddress: r.s.url });
     const task = (await fetchTask(id)).body;
+    const listed = (await r.user.get(`/api/mj/self?mj_id=${id}`)).body.data.items;
     await setOptions(r, { MjForwardUrlEnabled: "false" });
+    expect(listed.map((t: any) => t.image_url)).toEqual([`${r.s.url}/mj/image/${id}`]);
+    expect((await r.user.get(`/api/mj/self?mj_id=${id}`)).body.data.items[0].image_url).toBe(
+      `${mj.url}/images/${id}.png`,
+    );
     expect(task.imageUrl).toBe(`${r.s.url}/mj/image/${id}`);
     const image = await fetch(task.imageUrl);
     expect(image.status).toBe(200);

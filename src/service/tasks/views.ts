@@ -16,7 +16,7 @@ function parsed(text: string, fallback: unknown): unknown {
  * The image address a client is given: the upstream's, or with MjForwardUrlEnabled our own /mj/image/<id>
  * under ServerAddress (the upstream's address stays hidden and the image comes through this server).
  */
-export function clientImageUrl(ctx: ServiceContext, row: TaskRow<"midjourneys">): string {
+export function clientImageUrl(ctx: ServiceContext, row: { image_url: string; mj_id: string }): string {
   if (!row.image_url || !ctx.options.bool("MjForwardUrlEnabled")) return row.image_url;
   return `${ctx.options.raw("ServerAddress").replace(/\/+$/, "")}/mj/image/${encodeURIComponent(row.mj_id)}`;
 }
