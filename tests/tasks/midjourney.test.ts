@@ -193,6 +193,9 @@ describe.each(DIALECTS)("Midjourney-proxy relay on %s", (dialect) => {
     expect(forged.body).toMatchObject({ code: 3 });
     const withKey = await call(r, "POST", "/mj/notify", { id, status: "FAILURE" });
     expect(withKey.status).toBe(404);
+    const underMode = await call(r, "POST", "/fast/mj/notify", { id, status: "FAILURE" }, {});
+    expect(underMode.status).toBe(404);
+    expect(underMode.body).toMatchObject({ code: 3 });
     expect((await fetchTask(id)).body.status).toBe("SUBMITTED");
     await expectSpent();
   });
@@ -223,10 +226,17 @@ describe.each(DIALECTS)("Midjourney-proxy relay on %s", (dialect) => {
     const id = (await imagine("to vary")).body.result as string;
     spent += IMAGINE;
     for (let i = 0; i < 3; i++) await poller.round();
+    const { mj_variation: _unpriced, ...prices } = r.s.ctx.options.json<Record<string, number>>("ModelPrice");
+    await setOptions(r, { ModelPrice: JSON.stringify(prices) });
     const varied = await call(r, "POST", "/mj/submit/simple-change", { content: `${id} V1` });
+    await setOptions(r, { ModelPrice: JSON.stringify({ ...prices, mj_variation: 0.1 }) });
     expect(varied.status).toBe(400);
     expect(varied.body).toMatchObject({ code: 4, type: "model_price_error" });
     expect(mj.submissions.length).toBe(sent + 1);
+    await expectSpent();
+    const priced = await call(r, "POST", "/mj/submit/simple-change", { content: `${id} V1` });
+    expect(priced.body.code).toBe(1);
+    spent += IMAGINE;
     await expectSpent();
   });
 

@@ -120,30 +120,14 @@ export function mjRoutes(ctx: ServiceContext) {
         })(c),
       );
   }
-  return app
-    .get("/mj/image/:id", async ({ params }) => {
-      const requestId = newRequestId();
-      try {
-        const url = await drawingImageUrl(ctx, params.id);
-        if (!url) throw notFound(params.id);
-        return await proxyImage(ctx, url);
-      } catch (error) {
-        return relayErrorResponse(error, requestId, mjErrorShape);
-      }
-    })
-    .all(
-      "/mj/*",
-      ({ request }) =>
-        relayErrorResponse(
-          new RelayError(
-            404,
-            `no such Midjourney route: ${request.method} ${new URL(request.url).pathname.slice(0, 120)}`,
-            "not_found",
-            "invalid_request_error",
-          ),
-          newRequestId(),
-          mjErrorShape,
-        ),
-      RAW_BODY,
-    );
+  return app.get("/mj/image/:id", async ({ params }) => {
+    const requestId = newRequestId();
+    try {
+      const url = await drawingImageUrl(ctx, params.id);
+      if (!url) throw notFound(params.id);
+      return await proxyImage(ctx, url);
+    } catch (error) {
+      return relayErrorResponse(error, requestId, mjErrorShape);
+    }
+  });
 }
