@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { TaskPoller } from "../../src/service/tasks/poller";
-import { startFakeMidjourney, FAKE_PNG, type FakeMidjourney } from "../support/fake-midjourney";
-import { DIALECTS } from "../support/databases";
-import { startRelayEnv, TOKEN_QUOTA, USER_QUOTA, type RelayEnv } from "../relay/support";
-import { call, pollerOf, refundLogs, setOptions } from "./support";
+import type { TaskPoller } from "../../../src/service/tasks/poller";
+import { startFakeMidjourney, FAKE_PNG, type FakeMidjourney } from "../../support/fake-midjourney";
+import { DIALECTS } from "../../support/databases";
+import { startRelayEnv, TOKEN_QUOTA, USER_QUOTA, type RelayEnv } from "../../relay/support";
+import { call, pollerOf, refundLogs, setOptions } from "../../tasks/support";
 
 const SECRET = "mj-upstream-secret";
 /** Default ModelPrice: mj_imagine $0.1, mj_upscale $0.05, at 500000 quota per dollar. */

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { TaskPoller } from "../../src/service/tasks/poller";
-import { DIALECTS } from "../support/databases";
-import { startFakeSuno, type FakeSuno } from "../support/fake-suno";
-import { startRelayEnv, TOKEN_QUOTA, USER_QUOTA, type RelayEnv } from "../relay/support";
-import { call, pollerOf, refundLogs } from "./support";
+import type { TaskPoller } from "../../../src/service/tasks/poller";
+import { DIALECTS } from "../../support/databases";
+import { startFakeSuno, type FakeSuno } from "../../support/fake-suno";
+import { startRelayEnv, TOKEN_QUOTA, USER_QUOTA, type RelayEnv } from "../../relay/support";
+import { call, pollerOf, refundLogs } from "../../tasks/support";
 
 const KEY = "suno-upstream-key";
 /** Default ModelPrice: suno_music $0.1, suno_lyrics $0.01. */
