@@ -323,6 +323,18 @@ describe.each(DIALECTS)("Midjourney-proxy relay on %s", (dialect) => {
     expect(row.status).toBe(1);
   });
 
+  test("the dashboard counts drawing spending per action model, as the consume log rows do", async () => {
+    await r.s.ctx.relay.rollup.flush();
+    const buckets = (await r.user.get("/api/data/self")).body.data as { model_name: string; quota: number }[];
+    const logs = await r.consumeLogs();
+    for (const model of ["mj_imagine", "mj_upscale"]) {
+      const counted = buckets.filter((b) => b.model_name === model).reduce((sum, b) => sum + b.quota, 0);
+      const logged = logs.filter((l) => l.model_name === model).reduce((sum, l) => sum + l.quota, 0);
+      expect(counted).toBeGreaterThan(0);
+      expect(counted).toBe(logged);
+    }
+  });
+
   test("image-seed asks the task's channel", async () => {
     const id = (await imagine("a seeded fox")).body.result as string;
     spent += IMAGINE;
