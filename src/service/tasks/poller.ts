@@ -63,11 +63,15 @@ export class TaskPoller {
 
   /** One round, when this instance holds (or takes) the lease; answers whether it polled. */
   async round(): Promise<boolean> {
-    const now = Date.now();
-    const leaseMs = 3 * this.ctx.config.taskPollMs;
-    if (!(await claimLease(this.ctx.db, LEASE_KEY, this.holder, now, now + leaseMs))) return false;
+    if (!(await this.lease())) return false;
     for (const table of TABLES) await this.pollTable(table);
     return true;
+  }
+
+  /** Takes or renews the lease for three poll intervals; answers whether this instance holds it. */
+  private lease(): Promise<boolean> {
+    const now = Date.now();
+    return claimLease(this.ctx.db, LEASE_KEY, this.holder, now, now + 3 * this.ctx.config.taskPollMs);
   }
 
   private async pollTable(table: RecordTable): Promise<void> {
@@ -79,7 +83,11 @@ export class TaskPoller {
       const live = await this.giveUpOverdue(table, rows);
       const groups = Map.groupBy(live, (row) => `${row.channel_id} ${row.action}`);
       for (const group of groups.values()) {
-        for (let i = 0; i < group.length; i += BATCH) await this.pollBatch(table, group.slice(i, i + BATCH));
+        for (let i = 0; i < group.length; i += BATCH) {
+          // A long round renews its lease batch by batch, and ends when another instance has taken it over.
+          if (!(await this.lease())) return;
+          await this.pollBatch(table, group.slice(i, i + BATCH));
+        }
       }
       if (rows.length < PAGE) return;
     }
