@@ -21,13 +21,15 @@ export async function claimLease(db: Exec, key: string, holder: string, now: num
   }
   const [current = "", expiry = "0"] = stored.split(" ");
   if (current !== holder && Number(expiry) > now) return false;
+  const value = leaseValue(holder, until);
   const result = await db.k
     .updateTable("internals")
-    .set({ value: leaseValue(holder, until) })
+    .set({ value })
     .where("key", "=", key)
     .where("value", "=", stored)
     .executeTakeFirst();
-  return affected(result) === 1;
+  // MySQL counts only rows it changed: a renewal within the same millisecond writes the value already there.
+  return affected(result) === 1 || stored === value;
 }
 
 /** Gives the lease up when `holder` holds it (a stopping instance lets another take over at once). */
