@@ -254,6 +254,8 @@ export interface MidjourneysTable {
   quota: Generated<number>;
   buttons: Generated<string>;
   properties: Generated<string>;
+  /** The token that paid (0: none); a refund goes back to it. */
+  token_id: Generated<number>;
 }
 
 export interface TasksTable {
@@ -275,6 +277,8 @@ export interface TasksTable {
   progress: Generated<string>;
   properties: Generated<string>;
   data: Generated<string>;
+  /** The token that paid (0: none); a refund goes back to it. */
+  token_id: Generated<number>;
 }
 
 /** One instance's lease on a balance: `side` 0 is a user's quota, 1 a limited token's remain. */

@@ -1,5 +1,7 @@
 import { createApp } from "../gateway/app";
 import { relayProbe } from "../gateway/relay/probe";
+import { taskFetcher } from "../gateway/relay/tasks/task-fetcher";
+import { TaskPoller } from "../service/tasks/poller";
 import { scheduleRetests } from "../service/relay/channel-tests";
 import { checkpointsInBackground } from "../service/database/checkpoints";
 import { bootstrapRoot } from "../service/accounts/setup";
@@ -45,6 +47,8 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
   });
   const stopRetests = scheduleRetests(ctx, relayProbe(ctx));
   scheduleLogRetention(ctx);
+  const poller = config.updateTask ? new TaskPoller(ctx, taskFetcher(ctx)) : undefined;
+  poller?.start();
   const where = ctx.db.dialect === "sqlite" ? config.sqlitePath : ctx.db.dialect;
   console.log(`Tollgate ${VERSION} listening on http://localhost:${app.server?.port} (database: ${where})`);
   if (root === "created") console.log("Created the root account from INITIAL_ROOT_PASSWORD.");
@@ -57,6 +61,7 @@ export async function serve(options: ServeOptions = {}): Promise<void> {
     ctx.lifecycle.draining = true;
     console.log(`${signal} received, stopping…`);
     stopRetests();
+    await poller?.stop();
     const grace = config.shutdownTimeoutMs;
     const deadline = Date.now() + grace;
     const server = app.server;

@@ -66,6 +66,12 @@ export interface Config {
   turnstileVerifyUrl: string;
   /** PEM file of certificates to trust for the SMTP server besides the system's (SMTP_CA_FILE; an internal CA). */
   smtpCaFile: string;
+  /** Whether this instance takes part in polling drawing and music tasks (UPDATE_TASK; one instance polls at a time). */
+  updateTask: boolean;
+  /** Time between two polls of the unfinished tasks. */
+  taskPollMs: number;
+  /** A task unfinished this long after its submission is given up and refunded (TASK_TIMEOUT_MINUTES). */
+  taskTimeoutSeconds: number;
 }
 
 export const CLOUDFLARE_SITEVERIFY = "https://challenges.cloudflare.com/turnstile/v0/siteverify";
@@ -123,5 +129,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT, 30, "SHUTDOWN_TIMEOUT") * 1000,
     turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL || CLOUDFLARE_SITEVERIFY,
     smtpCaFile: env.SMTP_CA_FILE ?? "",
+    updateTask: env.UPDATE_TASK !== "false",
+    taskPollMs: (int(env.TASK_POLL_SECONDS, 15, "TASK_POLL_SECONDS") || 15) * 1000,
+    taskTimeoutSeconds: (int(env.TASK_TIMEOUT_MINUTES, 1440, "TASK_TIMEOUT_MINUTES") || 1440) * 60,
   };
 }

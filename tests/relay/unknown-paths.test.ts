@@ -19,18 +19,29 @@ describe.each(DIALECTS)("unknown API paths on %s", (dialect) => {
     return response.json();
   };
 
-  test("/v1, /pg, /dashboard, /mj and /suno answer OpenAI's error shape, never the console's page", async () => {
+  test("/v1, /pg, /dashboard and /suno answer OpenAI's error shape, never the console's page", async () => {
     for (const [method, path] of [
       ["GET", "/v1/nope"],
       ["POST", "/v1/images/nope"],
       ["GET", "/pg/nope"],
       ["GET", "/dashboard/nope"],
-      ["GET", "/mj/task/1/fetch"],
-      ["POST", "/suno/fetch"],
+      ["GET", "/suno/nope"],
     ] as const) {
       expect(await reply(method, path)).toEqual({
         error: { message: `Invalid URL (${method} ${path})`, type: "invalid_request_error", param: "", code: "" },
       });
+    }
+  });
+
+  test("/mj and a mode's /mj answer the Midjourney shape {description, type, code} (compat §0.1)", async () => {
+    for (const [method, path] of [
+      ["GET", "/mj/nope"],
+      ["POST", "/relax/mj/submit/imagine/extra"],
+      ["GET", "/mj/task/1/fetch"],
+    ] as const) {
+      const body = await reply(method, path);
+      expect(Object.keys(body).sort()).toEqual(["code", "description", "type"]);
+      expect(body.code).toBe(3);
     }
   });
 

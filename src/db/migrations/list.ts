@@ -21,6 +21,7 @@ const STEPS = {
   "007-oauth-bindings": step(async () => (await import("./007-oauth-bindings")).oauthBindings),
   "008-quota-leases": step(async () => (await import("./008-quota-leases")).quotaLeases),
   "009-traffic-policy": step(async () => (await import("./009-traffic-policy")).trafficPolicy),
+  "010-task-relay": step(async () => (await import("./010-task-relay")).taskRelay),
 };
 
 /** Versioned, in order; the same schema on every dialect. Never edit a released step: add one. */

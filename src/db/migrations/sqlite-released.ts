@@ -118,4 +118,13 @@ export const SQLITE_RELEASED: readonly (readonly [name: string, statements: read
       'alter table "users" add column "tpm_limit" bigint default 0 not null',
     ],
   ],
+  [
+    "010-task-relay",
+    [
+      'alter table "midjourneys" add column "token_id" bigint default 0 not null',
+      'create index "idx_midjourneys_status" on "midjourneys" ("status", "id")',
+      'alter table "tasks" add column "token_id" bigint default 0 not null',
+      'create index "idx_tasks_status" on "tasks" ("status", "id")',
+    ],
+  ],
 ];

@@ -2,7 +2,8 @@
  * The paths of the relay and the read-only key calls (key-authenticated, callable from any web page allowed
  * by RELAY_CORS_ORIGINS).
  */
-export const RELAY_PATH = /^\/(v1|v1beta|pg|dashboard|mj|suno)(\/|$)|^\/api\/(usage|log)\/token\/?$/;
+export const RELAY_PATH =
+  /^\/(v1|v1beta|pg|dashboard|mj|suno|(?:fast|turbo|relax)\/mj)(\/|$)|^\/api\/(usage|log)\/token\/?$/;
 
 /** Headers the SDKs of every dialect send; a preflight allows these and whatever else it asks for. */
 const ALLOWED_HEADERS = [

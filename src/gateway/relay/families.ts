@@ -8,7 +8,9 @@ import { difyProvider } from "./providers/dify/provider";
 import { fastgptProvider } from "./providers/fastgpt/provider";
 import { geminiProvider } from "./providers/gemini/provider";
 import { jinaProvider } from "./providers/jina/provider";
+import { midjourneyProvider } from "./providers/midjourney/provider";
 import { openaiCompatibleProvider } from "./providers/openai-compatible/provider";
+import { sunoProvider } from "./providers/suno/provider";
 import type { Provider } from "./providers/types";
 import { unservedProvider } from "./providers/unserved";
 import { vertexProvider } from "./providers/vertex/provider";
@@ -28,6 +30,8 @@ const FAMILIES = new Map<Provider, string>([
   [cozeProvider, "coze"],
   [aiproxyLibraryProvider, "aiproxy-library"],
   [fastgptProvider, "fastgpt"],
+  [midjourneyProvider, "midjourney"],
+  [sunoProvider, "suno"],
 ]);
 
 export const familyOf = (provider: Provider): string => FAMILIES.get(provider) ?? "openai";

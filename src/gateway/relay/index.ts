@@ -16,6 +16,8 @@ import { runRelay } from "./pipeline";
 import { newRequestId } from "./request-id";
 import { relayErrorResponse } from "./respond";
 import { storedResponseRoutes } from "./responses-by-id";
+import { mjRoutes } from "./tasks/mj-routes";
+import { sunoRoutes } from "./tasks/suno-routes";
 
 type Server = Parameters<typeof clientIp>[1];
 
@@ -118,6 +120,8 @@ export function relayRoutes(ctx: ServiceContext) {
   return app
     .use(geminiModelRoutes(geminiModels))
     .use(storedResponseRoutes(ctx))
+    .use(mjRoutes(ctx))
+    .use(sunoRoutes(ctx))
     .post("/pg/chat/completions", async ({ request, server }) => {
       const requestId = newRequestId();
       try {

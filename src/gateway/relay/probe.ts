@@ -5,6 +5,7 @@ import type { ServiceContext } from "../../service/context";
 import type { Probe } from "../../service/relay/channel-tests";
 import { mapModel, parseMapping } from "../../service/relay/model-mapping";
 import { upstreamGate } from "../../service/egress/site-gate";
+import { channelTypeName } from "../../shared/channel-types";
 import type { EndpointKind } from "../../shared/endpoint-kind";
 import { attemptUpstream } from "./attempt";
 import { providerFor } from "./providers/registry";
@@ -37,8 +38,16 @@ export function relayProbe(ctx: ServiceContext): Probe {
       statusCodeMapping: parseMapping(row.status_code_mapping),
       overrides: overridesOf(row),
     };
+    const provider = providerFor(row.type);
+    // A task family has no small call to try (compat §4.7: such channels are not tested); nothing is judged of it.
+    if (provider.tasks)
+      return {
+        ok: false,
+        ms: 0,
+        failure: { status: 0, message: `${channelTypeName(row.type)} channel test is not supported` },
+      };
     const upstreamModel = mapModel(channel.modelMapping, model);
-    const { path, json } = probeFor(providerFor(row.type), upstreamModel);
+    const { path, json } = probeFor(provider, upstreamModel);
     const started = performance.now();
     const call = {
       path,

@@ -39,7 +39,7 @@ export interface ChargedCall {
 const COUNT_AT_ONCE_CHARS = 16 * 1024;
 
 /** A balance that cannot cover the hold, as the relay refuses it. */
-function refused(error: unknown): never {
+export function refused(error: unknown): never {
   if (!(error instanceof InsufficientQuotaError)) throw error;
   const code = error.who === "user" ? "insufficient_user_quota" : "pre_consume_token_quota_failed";
   throw new RelayError(
@@ -51,9 +51,12 @@ function refused(error: unknown): never {
 }
 
 /** The price of the call's model through `group`; fails closed on an unpriced model. */
-function priceIn(call: ChargedCall, group: string): Price {
+const priceIn = (call: ChargedCall, group: string): Price => relayPrice(call.ctx, call.req.model, group, call.caller);
+
+/** The price of `model` for the caller through `group`, refused in the relay's shape when the model is unpriced. */
+export function relayPrice(ctx: ServiceContext, model: string, group: string, caller: RelayCaller): Price {
   try {
-    return priceOf(call.ctx, call.req.model, group, call.caller.user.group);
+    return priceOf(ctx, model, group, caller.user.group);
   } catch (error) {
     if (error instanceof UnpricedModelError) throw invalidRequest(error.message, "model_price_error");
     throw error;

@@ -4,6 +4,13 @@ import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { requireAdmin } from "../users/admin-access";
 import { timeRangeOf } from "./time-range";
+import { clientImageUrl } from "../tasks/views";
+
+/** A record as shown: a drawing's image at the address clients are given (MjForwardUrlEnabled: through this server). */
+function shownRecord<R extends object>(ctx: ServiceContext, row: R): R {
+  if (!("image_url" in row) || !("mj_id" in row) || !row.image_url) return row;
+  return { ...row, image_url: clientImageUrl(ctx, row as { image_url: string; mj_id: string }) };
+}
 
 export type { RecordTable } from "../../db/queries/tasks";
 
@@ -59,6 +66,7 @@ export async function listRecords<T extends RecordTable>(
     offset: (page - 1) * pageSize,
     limit: pageSize,
   });
-  const items = scope === "all" ? rows : rows.map(({ channel_id: _hidden, ...shown }) => shown);
+  const shown = rows.map((row) => shownRecord(ctx, row));
+  const items = scope === "all" ? shown : shown.map(({ channel_id: _hidden, ...own }) => own);
   return { items, page, page_size: pageSize, total };
 }

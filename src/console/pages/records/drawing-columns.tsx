@@ -40,11 +40,19 @@ export function useDrawingColumns(): KindColumns<DrawingRecord> {
           cell: ({ row }) =>
             row.original.image_url ? (
               <a
-                className="link link-primary whitespace-nowrap"
+                className="link link-primary flex items-center gap-2 whitespace-nowrap"
                 href={row.original.image_url}
                 target="_blank"
                 rel="noreferrer"
               >
+                <img
+                  className="h-10 w-10 rounded object-cover"
+                  src={row.original.image_url}
+                  alt={row.original.prompt}
+                  loading="lazy"
+                  referrerPolicy="no-referrer"
+                  data-testid="image-preview"
+                />
                 {t`View image`}
               </a>
             ) : null,

@@ -8,7 +8,9 @@ import { difyProvider } from "./dify/provider";
 import { fastgptProvider } from "./fastgpt/provider";
 import { geminiProvider } from "./gemini/provider";
 import { jinaProvider } from "./jina/provider";
+import { midjourneyProvider } from "./midjourney/provider";
 import { openaiCompatibleProvider } from "./openai-compatible/provider";
+import { sunoProvider } from "./suno/provider";
 import type { Provider } from "./types";
 import { unservedProvider } from "./unserved";
 import { vertexProvider } from "./vertex/provider";
@@ -27,6 +29,8 @@ export const PROVIDERS = [
   cozeProvider,
   aiproxyLibraryProvider,
   fastgptProvider,
+  midjourneyProvider,
+  sunoProvider,
 ] as const satisfies readonly Provider[];
 
 const BY_TYPE = new Map<number, Provider>(PROVIDERS.flatMap((p) => p.types.map((type) => [type, p] as const)));

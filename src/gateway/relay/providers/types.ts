@@ -30,6 +30,8 @@ export interface UpstreamCall {
 }
 
 export interface UpstreamRequest {
+  /** POST unless said. */
+  method?: "GET" | "POST";
   url: string;
   headers: Record<string, string>;
   /** The body in the upstream's own dialect; absent: the client's body is sent as it is. */
@@ -92,6 +94,35 @@ export interface TokenGrant {
   tokenOf(reply: any): { token: string; expiresIn: number } | undefined;
 }
 
+/** One task as its upstream reports it: its id, and what it says in the task table's columns (times in seconds). */
+export interface TaskReport {
+  id: string;
+  columns: Record<string, string | number>;
+}
+
+/** What the upstream answered to a task's submission. */
+export type TaskSubmission =
+  /** The upstream took the task: its id, the reply's code and words, and the reply as the client gets it. */
+  | { taken: true; id: string; code: number; description: string; reply: Record<string, unknown> }
+  /** Refused: `busy` when the upstream's queue is full (another channel may take it). */
+  | { taken: false; code: number; description: string; busy: boolean };
+
+/** How a family whose upstream runs long tasks (drawing, music) takes them and reports on them. */
+export interface TaskFamily {
+  /** The task table's platform column, and the log row's family. */
+  readonly platform: string;
+  /** The submission at the client's `path` (the mode prefix included) with its JSON body, in the upstream's terms. */
+  submit(channel: ProviderChannel, path: string, body: string): UpstreamRequest;
+  /** What a submission's reply (its status and parsed JSON, undefined when not JSON) says. */
+  submitted(status: number, reply: unknown): TaskSubmission;
+  /** The request reading the tasks `ids` at once; `action` is the tasks' action (families that ask by action). */
+  fetch(channel: ProviderChannel, ids: string[], action: string): UpstreamRequest;
+  /** The tasks a fetch reply reports (those it does not name are left as they are). */
+  reports(reply: unknown): TaskReport[];
+  /** The request reading a finished image's seed, for a family that has it. */
+  imageSeed?(channel: ProviderChannel, id: string): UpstreamRequest;
+}
+
 /**
  * One upstream family: the channel types it serves, how to address a channel and authenticate to it, and — for
  * families that do not speak OpenAI's dialect — how to translate; its model list and balance when the upstream
@@ -136,4 +167,6 @@ export interface Provider {
   readonly models?: ModelListing;
   /** Present when the family's upstream reports a balance. */
   readonly balance?: BalanceQuery;
+  /** Present for a family of long tasks (Midjourney-proxy, Suno): it serves the task relays, no OpenAI endpoint. */
+  readonly tasks?: TaskFamily;
 }
