@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { WRONG_CREDENTIALS } from "../../src/service/accounts/login";
-import { quotaText } from "../../src/service/accounts/register";
+import { quotaText } from "../../src/service/quota-text";
 import { expectFailure, type ApiClient } from "../support/client";
 import { DIALECTS } from "../support/databases";
 import { logsOf, setUserFields, userRow } from "../support/rows";
