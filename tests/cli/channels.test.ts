@@ -88,6 +88,16 @@ describe("tollgate channel add / list / show", () => {
     expect((await db.run(["channel", "add", "--priority", "high"])).code).toBe(2);
   });
 
+  test("add without --type is a usage error: exit 2 with the reason, nothing created", async () => {
+    const before = (await db.json(["channel", "list"])).total;
+    await refused(
+      ["channel", "add", "--name", "x", "--key", "k", "--models", "a", "--groups", "default"],
+      "--type is required: a number or a name (OpenAI, Anthropic, Gemini, ...)",
+      2,
+    );
+    expect((await db.json(["channel", "list"])).total).toBe(before);
+  });
+
   test("list --json filters like the API; the table shows type names", async () => {
     const page = await db.json(["channel", "list", "--model", "claude-3"]);
     expect(page.items.map((c: { name: string }) => c.name).sort()).toEqual(["claude #1", "claude #2"]);
