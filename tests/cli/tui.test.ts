@@ -230,8 +230,8 @@ describe("tollgate tui: channels", () => {
 });
 
 describe("tollgate tui: users follow the API's rules", () => {
-  const onAlice = async (actor = root) => {
-    open({ actor });
+  const onAlice = async (actor = root, language: "en" | "zh" = "en") => {
+    open({ actor }, language);
     await press("3");
     await see("alice");
     await press("/", ..."alice", KEY.enter);
@@ -259,6 +259,12 @@ describe("tollgate tui: users follow the API's rules", () => {
     await press("+");
     await see("only the super administrator can promote users");
     expect((await userRow(ctx, alice.id)).role).toBe(Role.Common);
+  });
+
+  test("in Chinese, the service's refusal is shown in Chinese too (issue #22: one language)", async () => {
+    await onAlice(admin, "zh");
+    await press("+");
+    await see("只有超级管理员才能提升用户");
   });
 
   test("root promotes; demote asks y/n first", async () => {

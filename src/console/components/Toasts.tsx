@@ -1,8 +1,10 @@
 import { useLingui } from "@lingui/react/macro";
 import { useSignals } from "@preact/signals-react/runtime";
 import { CircleAlert, CircleCheck, Info, TriangleAlert, X } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
+import { createPortal } from "react-dom";
 import { useLocation } from "wouter";
+import { openDialogs } from "../state/dialogs";
 import { clearStaleToasts, dismiss, toasts, type ToastKind } from "../state/toasts";
 
 const ALERT: Record<ToastKind, string> = {
@@ -19,28 +21,20 @@ const ICON: Record<ToastKind, typeof Info> = {
 };
 
 /**
- * Toasts in the bottom-right corner, each with a ✕; a route change clears the previous screen's. The area
- * is a manual popover raised again on each new toast, so it shows above an open modal dialog too.
+ * Toasts in the bottom-right corner, each with a ✕; a route change clears the previous screen's. While a
+ * modal dialog is open the page behind it is inert, so the toasts are rendered inside the topmost dialog.
  */
 export function Toasts() {
   useSignals();
   const { t } = useLingui();
   const [location] = useLocation();
-  const area = useRef<HTMLDivElement>(null);
   const list = toasts.value;
+  const host = openDialogs.value.at(-1);
   // Runs on each route change.
   useEffect(() => clearStaleToasts(), [location]);
-  useEffect(() => {
-    const element = area.current;
-    if (!element?.showPopover) return;
-    if (element.matches(":popover-open")) element.hidePopover();
-    if (list.length > 0) element.showPopover();
-  }, [list]);
-  return (
+  const area = (
     <div
-      ref={area}
-      popover="manual"
-      className="fixed inset-auto bottom-4 right-4 m-0 flex-col items-end gap-2 w-max max-w-[min(28rem,calc(100vw-2rem))] overflow-visible bg-transparent p-0 [&:popover-open]:flex"
+      className="fixed bottom-4 right-4 z-[100] flex flex-col items-end gap-2 w-max max-w-[min(28rem,calc(100vw-2rem))]"
       aria-live="polite"
       data-testid="toasts"
     >
@@ -64,4 +58,5 @@ export function Toasts() {
       })}
     </div>
   );
+  return host ? createPortal(area, host) : area;
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { dialogClosed, dialogOpened } from "../state/dialogs";
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -30,6 +31,7 @@ export function useModalDialog(onClose: () => void) {
     const dialog = ref.current;
     if (!dialog) return;
     if (!dialog.open) dialog.showModal();
+    dialogOpened(dialog);
     const cancel = (event: Event) => {
       event.preventDefault();
       close.current();
@@ -40,6 +42,7 @@ export function useModalDialog(onClose: () => void) {
     return () => {
       dialog.removeEventListener("cancel", cancel);
       dialog.removeEventListener("keydown", keydown);
+      dialogClosed(dialog);
       if (dialog.open) dialog.close();
     };
   }, []);
