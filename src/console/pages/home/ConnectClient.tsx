@@ -83,7 +83,12 @@ export function ConnectClient({ models }: { models: string[] }) {
           ))}
         </div>
         <div className="relative">
-          <pre className="bg-base-200 rounded-box p-3 pe-12 text-xs overflow-x-auto" data-testid="snippet">
+          <pre
+            className="bg-base-200 rounded-box p-3 pe-12 text-xs overflow-x-auto"
+            data-testid="snippet"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code box must be reachable by keyboard
+            tabIndex={0}
+          >
             <code>{snippet}</code>
           </pre>
           <button

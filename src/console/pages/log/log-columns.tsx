@@ -79,7 +79,7 @@ export function useLogColumns({ admin, expanded, toggle, onUser }: LogColumnsOpt
       column.display({
         id: "model",
         header: t`Model`,
-        cell: ({ row }) => badge(row.original.model_name, "badge-primary badge-outline"),
+        cell: ({ row }) => badge(row.original.model_name, "badge-outline font-mono"),
       }),
       column.display({
         id: "use_time",
