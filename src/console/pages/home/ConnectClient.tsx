@@ -86,7 +86,7 @@ export function ConnectClient({ models }: { models: string[] }) {
           <pre
             className="bg-base-200 rounded-box p-3 pe-12 text-xs overflow-x-auto"
             data-testid="snippet"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling code box must be reachable by keyboard
+            // A scrolling code box must be reachable by keyboard (axe: scrollable-region-focusable).
             tabIndex={0}
           >
             <code>{snippet}</code>
