@@ -169,3 +169,19 @@ describe("the signed-in home (issue #22)", () => {
     expect(await page.getByTestId("user-home").count()).toBe(0);
   });
 });
+
+describe("the playground on a phone (issue #22)", () => {
+  test("at 390×844 the chat input shows without scrolling; the settings fold under one line and open on a tap", async () => {
+    const page = await ui.session.page({ language: "en", width: 390, height: 844 });
+    await signIn(page, names.user, PASSWORD);
+    await page.goto("/playground");
+    const input = page.locator("[data-testid=chat-box] textarea");
+    await input.waitFor();
+    const box = (await input.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(844);
+    expect(await page.locator("select[name=model]").isVisible()).toBe(false);
+    await page.click("[data-testid=settings-summary]");
+    expect(await page.locator("select[name=model]").isVisible()).toBe(true);
+    expect(await page.inputValue("select[name=model]")).toBe(MODEL);
+  });
+});

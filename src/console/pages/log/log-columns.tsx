@@ -19,7 +19,9 @@ interface LogColumnsOptions {
 
 /** A name as a badge that wraps (long model and channel names would otherwise widen the whole table). */
 const badge = (text: string, extra = "badge-outline") =>
-  text ? <span className={`badge badge-sm ${extra} h-auto max-w-40 break-all text-left`}>{text}</span> : null;
+  text ? (
+    <span className={`badge badge-sm ${extra} h-auto max-w-40 [overflow-wrap:break-word] text-left`}>{text}</span>
+  ) : null;
 const counted = (entry: LogView, value: number) => (entry.type === 2 ? value : "");
 
 /** Every column of the log table; channel and user only for admins. The first toggles the row's details. */
