@@ -31,7 +31,7 @@ describe("connect-a-client snippets (issue #22)", () => {
     expect(text).toContain("[model_providers.tollgate]");
     expect(text).toContain('base_url = "https://gw.example.com/v1"');
     expect(text).toContain('wire_api = "responses"');
-    expect(text).toContain('env_key = "TOLLGATE_API_KEY"');
-    expect(text).toContain("export TOLLGATE_API_KEY=sk-abc");
+    expect(text).toContain('env_key = "TOLLGATE_KEY"');
+    expect(text).toContain("export TOLLGATE_KEY=sk-abc");
   });
 });

@@ -53,11 +53,11 @@ const SNIPPETS: Record<Client, (input: SnippetInput) => string> = {
       "[model_providers.tollgate]",
       'name = "Tollgate"',
       `base_url = "${base}/v1"`,
-      'env_key = "TOLLGATE_API_KEY"',
+      'env_key = "TOLLGATE_KEY"',
       'wire_api = "responses"',
       "",
       "# then, in the shell:",
-      `export TOLLGATE_API_KEY=${key}`,
+      `export TOLLGATE_KEY=${key}`,
       "codex",
     ].join("\n"),
   "gemini-cli": ({ base, key }) =>
