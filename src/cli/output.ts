@@ -1,4 +1,5 @@
 import { CommanderError, InvalidArgumentError } from "commander";
+import { languageOfLocale, translateMessage } from "../service/i18n/translate";
 
 /** Exit codes: 0 ok, 1 a refusal or failure, 2 a usage error (bad arguments or options). */
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -16,8 +17,8 @@ export function report(error: unknown): void {
     process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     return;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: ${message.split("\n")[0]}\n`);
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+  process.stderr.write(`error: ${translateMessage(message, languageOfLocale(undefined))}\n`);
   process.exitCode = error instanceof UsageError ? EXIT.usage : EXIT.failure;
 }
 

@@ -1,3 +1,4 @@
+import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { navigate } from "wouter/use-browser-location";
 import { forgetUser, currentUser } from "./state/user";
@@ -18,7 +19,8 @@ export interface CallOptions {
 }
 
 function headers(body: unknown): Record<string, string> {
-  const h: Record<string, string> = { "Cache-Control": "no-store" };
+  // The server words its messages in the console's language (issue #22: one language for the product).
+  const h: Record<string, string> = { "Cache-Control": "no-store", "Accept-Language": i18n.locale || "zh" };
   const user = currentUser.peek();
   if (user) h["New-Api-User"] = String(user.id);
   if (body !== undefined) h["Content-Type"] = "application/json";

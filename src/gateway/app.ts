@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { knownSetUp, watchSetup } from "../service/accounts/setup";
 import type { ServiceContext } from "../service/context";
 import { ServiceError } from "../service/errors";
+import { localized, localizeReply } from "./http/localize";
 import { VERSION } from "../shared/version";
 import { apiRoutes } from "./api";
 import { consoleAssets } from "./console-assets";
@@ -49,17 +50,21 @@ export function createApp(ctx: ServiceContext) {
       }
       if (knownSetUp(ctx)) return;
       if (!path.startsWith("/api/") || OPEN_BEFORE_SETUP.has(path.replace(/\/$/, ""))) return;
-      return json(503, failure(NOT_INITIALIZED));
+      return json(503, failure(localized(request, NOT_INITIALIZED)));
     })
     .onError(({ error, code, request }) => {
-      if (error instanceof ServiceError) return json(error.status, failure(error.message));
+      const refusal = (status: number, message: string) => json(status, failure(localized(request, message)));
+      if (error instanceof ServiceError) return refusal(error.status, error.message);
       const path = pathOf(request);
       if (code === "NOT_FOUND") return notFoundReply(request.method, path);
-      if (code === "PARSE") return json(400, failure("request body could not be parsed"));
-      if (code === "VALIDATION") return json(400, failure("invalid request"));
-      if (isTooDeep(error)) return json(400, failure(TOO_DEEP_MESSAGE));
+      if (code === "PARSE") return refusal(400, "request body could not be parsed");
+      if (code === "VALIDATION") return refusal(400, "invalid request");
+      if (isTooDeep(error)) return refusal(400, TOO_DEEP_MESSAGE);
       console.error(`[error] ${request.method} ${path}:`, error instanceof Error ? error.message : error);
-      return json(500, failure(INTERNAL_ERROR));
+      return refusal(500, INTERNAL_ERROR);
+    })
+    .onAfterHandle(({ request, response }) => {
+      if (pathOf(request).startsWith("/api/")) return localizeReply(request, response) as typeof response;
     })
     .use(operatorRoutes(ctx))
     .use(apiRoutes(ctx))

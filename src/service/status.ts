@@ -16,6 +16,7 @@ export async function platformStatus(ctx: ServiceContext) {
     server_address: o.raw("ServerAddress"),
     quota_per_unit: o.num("QuotaPerUnit"),
     display_in_currency: o.bool("DisplayInCurrencyEnabled"),
+    quota_display_currency: o.raw("QuotaDisplayCurrency"),
     display_token_stat: o.bool("DisplayTokenStatEnabled"),
     enable_drawing: o.bool("DrawingEnabled"),
     enable_task: o.bool("TaskEnabled"),

@@ -88,6 +88,7 @@ export const OPTION_KINDS = {
   RetryTimes: "int",
   USDExchangeRate: "float",
   DisplayInCurrencyEnabled: "bool",
+  QuotaDisplayCurrency: "choice",
   DisplayTokenStatEnabled: "bool",
   DefaultCollapseSidebar: "bool",
   DemoSiteEnabled: "bool",

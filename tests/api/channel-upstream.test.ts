@@ -159,5 +159,15 @@ describe.each(DIALECTS)("channel upstream calls on %s", (dialect) => {
       expect(byType["2"]).toContain("mj_imagine");
       expect(byType["43"]).toEqual(expect.arrayContaining(["deepseek-chat", "deepseek-custom"]));
     });
+
+    test("every channel type the form offers has related models to fill (issue #22)", async () => {
+      const byType: Record<string, string[]> = (await admin.get("/api/models")).body.data;
+      const offered: number[] = (await admin.get("/api/channel/types")).body.data;
+      expect(offered.length).toBeGreaterThan(10);
+      const empty = offered.filter((type) => (byType[String(type)]?.length ?? 0) === 0);
+      expect(empty).toEqual([]);
+      expect(byType["17"]).toContain("qwen-plus");
+      expect(byType["48"]).toContain("grok-3");
+    });
   });
 });

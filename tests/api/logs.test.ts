@@ -426,6 +426,7 @@ describe.each(DIALECTS)("usage logs on %s", (dialect) => {
         "token_name",
         "model_name",
         "quota",
+        "cost",
         "prompt_tokens",
         "completion_tokens",
         "use_time",
@@ -448,6 +449,7 @@ describe.each(DIALECTS)("usage logs on %s", (dialect) => {
         channel_name: "second",
         is_stream: "true",
         quota: "200",
+        cost: "$0.0004",
         content: "row r2",
       });
       expect(JSON.parse(r2.other!)).toEqual(JSON.parse(OTHER));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
-import { allowSlowTests, cliDatabase, expectRefusal, oneLineError, type CliDatabase } from "./support";
+import { allowSlowTests, cliDatabase, expectRefusal, oneLineError, runCli, type CliDatabase } from "./support";
 
 allowSlowTests();
 
@@ -86,6 +86,24 @@ describe("tollgate channel add / list / show", () => {
       "groups are required",
     );
     expect((await db.run(["channel", "add", "--priority", "high"])).code).toBe(2);
+  });
+
+  test("add without --type is a usage error: exit 2 with the reason, nothing created", async () => {
+    const before = (await db.json(["channel", "list"])).total;
+    await refused(
+      ["channel", "add", "--name", "x", "--key", "k", "--models", "a", "--groups", "default"],
+      "--type is required: a number or a name (OpenAI, Anthropic, Gemini, ...)",
+      2,
+    );
+    expect((await db.json(["channel", "list"])).total).toBe(before);
+  });
+
+  test("errors follow LANG: a Chinese locale reads the service's refusal in Chinese (issue #22)", async () => {
+    const args = ["channel", "add", "--type", "1", "--name", "x", "--key", "k", "--models", "a"];
+    const chinese = await runCli(args, { ...db.env, LANG: "zh_CN.UTF-8" }, db.dir);
+    expect(chinese.code).toBe(1);
+    expect(oneLineError(chinese)).toBe("error: 分组为必填项");
+    expect(oneLineError(await runCli(args, { ...db.env, LANG: "C.UTF-8" }, db.dir))).toBe("error: groups are required");
   });
 
   test("list --json filters like the API; the table shows type names", async () => {

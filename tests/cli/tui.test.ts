@@ -180,6 +180,10 @@ describe("tollgate tui: channels", () => {
     await press(KEY.down, "p", KEY.backspace, "7", KEY.enter);
     await see("Channel beta: Priority 7");
     await until(async () => (await channelRow(ctx, beta().id))!.priority, 7);
+    // The prefilled 7 is selected: typing 0 then 9 replaces it (9, still under alpha's 10), it does not append (709).
+    await press("p", "0", "9", KEY.enter);
+    await see("Channel beta: Priority 09");
+    await until(async () => (await channelRow(ctx, beta().id))!.priority, 9);
     await press("w", "x", KEY.enter);
     await see("weight must be a non-negative integer");
   });
@@ -226,25 +230,27 @@ describe("tollgate tui: channels", () => {
 });
 
 describe("tollgate tui: users follow the API's rules", () => {
-  const onAlice = async (actor = root) => {
-    open({ actor });
+  const onAlice = async (actor = root, language: "en" | "zh" = "en") => {
+    open({ actor }, language);
     await press("3");
     await see("alice");
     await press("/", ..."alice", KEY.enter);
     await see(/> +\d+ alice/);
   };
 
-  test("a adds quota (logged like the API's add_quota); a leading - subtracts", async () => {
+  test("a adds money in the site's currency (logged like the API's add_quota); a leading - subtracts", async () => {
     const before = (await userRow(ctx, alice.id)).quota;
     await onAlice();
-    await press("a", ..."1000000");
-    await see("= $2.00");
+    await press("a");
+    await see("Add to alice's balance ($, - subtracts):");
+    await press("2");
+    await see("= 1000000 units");
     await press(KEY.enter);
     await see("Quota of alice changed by $2.00");
     await until(async () => (await userRow(ctx, alice.id)).quota, before + 1_000_000);
     const logged = (await logsOf(ctx, alice.id)).filter((row) => row.type === LogType.Manage);
     expect(logged.at(-1)!.quota).toBe(1_000_000);
-    await press("a", ..."-500000", KEY.enter);
+    await press("a", ..."-1", KEY.enter);
     await until(async () => (await userRow(ctx, alice.id)).quota, before + 500_000);
   });
 
@@ -253,6 +259,12 @@ describe("tollgate tui: users follow the API's rules", () => {
     await press("+");
     await see("only the super administrator can promote users");
     expect((await userRow(ctx, alice.id)).role).toBe(Role.Common);
+  });
+
+  test("in Chinese, the service's refusal is shown in Chinese too (issue #22: one language)", async () => {
+    await onAlice(admin, "zh");
+    await press("+");
+    await see("只有超级管理员才能提升用户");
   });
 
   test("root promotes; demote asks y/n first", async () => {

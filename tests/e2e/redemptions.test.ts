@@ -63,6 +63,17 @@ describe("redemption codes", () => {
     expect(items.find((c: { key: string }) => c.key === key).name).toBe("$1.00");
   });
 
+  test("quota presets of spec §9 ($1 … $1000) fill the quota field", async () => {
+    await ui.page.goto("/redemption");
+    await ui.page.click("[data-action=add-redemption]");
+    const presets = form().getByTestId("quota-presets").locator("[data-preset]");
+    expect(await presets.allTextContents()).toEqual(["$1", "$10", "$50", "$100", "$500", "$1000"]);
+    await presets.filter({ hasText: "$50" }).first().click();
+    expect(await form().locator("input[name=quota]").inputValue()).toBe(String(50 * 500_000));
+    await ui.page.keyboard.press("Escape");
+    await form().waitFor({ state: "detached" });
+  });
+
   test("search by id or name; copy selected needs a selection, then copies the ticked codes", async () => {
     const [a, b] = await codes(2);
     await search(String(a!.id), a!.id);

@@ -89,6 +89,15 @@ describe("wallet: online top-up through Epay", () => {
     await page.fill("input[name=amount]", "1");
     await page.click("button[data-method=alipay]");
     expect(await toastText(page, "error")).toBe("The top-up amount cannot be less than 2");
+    // 0 (or less, or nothing) is forced to at least 1 on leaving the field, and 1 is still refused (spec §5 'Top-up').
+    for (const typed of ["0", "-5", ""]) {
+      await page.fill("input[name=amount]", typed);
+      await page.locator("input[name=amount]").blur();
+      expect(await page.inputValue("input[name=amount]")).toBe("1");
+    }
+    await page.click("button[data-method=alipay]");
+    expect(await toastText(page, "error")).toBe("The top-up amount cannot be less than 2");
+    expect(await page.locator("[data-testid=pay-confirm]").count()).toBe(0);
     await page.fill("input[name=amount]", "10");
     await page.getByTestId("money").filter({ hasText: "Amount to pay: ¥73.00" }).waitFor();
     await page.click("button[data-method=alipay]");

@@ -26,6 +26,7 @@ import {
   printTable,
   say,
   type Column,
+  usage,
 } from "../output";
 import { progress } from "../progress";
 
@@ -197,6 +198,7 @@ export function channelCommands(channel: Command): void {
     .option("--batch", "one channel per line of the key")
     .action(
       action(async (flags: ChannelFlags & { batch?: boolean }) => {
+        if (flags.type === undefined) usage("--type is required: a number or a name (OpenAI, Anthropic, Gemini, ...)");
         const input = await inputOf(flags);
         await asRoot(async (ctx, root) => {
           const created = await createChannels(ctx, root, { mode: flags.batch ? "batch" : "single", channel: input });

@@ -16,7 +16,7 @@ demoting ask y/n first.
               while the option ErrorLogEnabled is on), today's top 5 models and users
   2 Channels  / filter (name words, model:NAME, group:NAME), t test, e enable,
               d disable, p priority, w weight
-  3 Users     / search, e enable, d disable, a add quota (units; -N subtracts),
+  3 Users     / search, e enable, d disable, a add money ($ or ¥ as shown; -N subtracts),
               + promote, - demote
   4 Logs      live tail, every second: / filter (user, model:NAME, channel:ID),
               x errors only

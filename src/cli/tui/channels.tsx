@@ -87,6 +87,7 @@ export function ChannelsScreen() {
       kind: "input",
       label,
       initial: String(channel[field]),
+      selected: true,
       onSubmit: (text) => {
         const value = text.trim();
         change(channel, { [field]: value }, ({ name }) => t`Channel ${name}: ${label} ${value}`);

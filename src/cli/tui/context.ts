@@ -10,6 +10,8 @@ export type Prompt =
       kind: "input";
       label: string;
       initial?: string;
+      /** The initial text starts selected, as in a form field: the first key typed replaces it. */
+      selected?: boolean;
       hint?: (value: string) => string;
       onSubmit: (value: string) => void;
     };

@@ -1,4 +1,4 @@
-import { quotaText } from "../../service/accounts/register";
+import { quotaText } from "../../service/quota-text";
 import type { ServiceContext } from "../../service/context";
 import { formatCount } from "../../shared/quota-format";
 

@@ -9,6 +9,7 @@ import type { Prompt } from "./context";
  */
 export function InputLine({ prompt, onDone }: { prompt: Prompt; onDone: () => void }) {
   const value = useRef(prompt.kind === "input" ? (prompt.initial ?? "") : "");
+  const selected = useRef(prompt.kind === "input" && !!prompt.selected && !!prompt.initial);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   useInput((input, key) => {
     if (key.escape) return onDone();
@@ -19,6 +20,9 @@ export function InputLine({ prompt, onDone }: { prompt: Prompt; onDone: () => vo
       } else if (input === "n" || input === "N") onDone();
       return;
     }
+    const replacing = selected.current && !key.return;
+    selected.current = false;
+    if (replacing && !key.ctrl && !key.meta && !input.startsWith("\u001B")) value.current = "";
     if (key.backspace || key.delete) value.current = [...value.current].slice(0, -1).join("");
     else if (key.return) return submit(prompt.onSubmit);
     else if (!key.ctrl && !key.meta && !input.startsWith("\u001B")) {
@@ -44,7 +48,7 @@ export function InputLine({ prompt, onDone }: { prompt: Prompt; onDone: () => vo
   return (
     <Box>
       <Text wrap="truncate-end">
-        <Text bold>{prompt.label}</Text> {value.current}
+        <Text bold>{prompt.label}</Text> <Text inverse={selected.current}>{value.current}</Text>
         <Text inverse> </Text>
         {hint ? <Text dimColor>{`  ${hint}`}</Text> : null}
       </Text>

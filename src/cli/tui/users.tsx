@@ -6,6 +6,8 @@ import { manageUser } from "../../service/users/admin-manage";
 import type { UserView } from "../../service/users/dto";
 import { Role, UserStatus } from "../../shared/constants";
 import { useTui } from "./context";
+import { currencySymbolOf, quotaFromAmount } from "../../shared/quota-format";
+import { quotaDisplayFor } from "../../service/quota-text";
 import { countOf, quotaOf } from "./format";
 import type { KeyHelp } from "./help-bar";
 import { ListFooter } from "./list-footer";
@@ -26,11 +28,11 @@ const statusText = (u: UserView): string =>
   u.DeletedAt ? t`Deleted` : u.status === UserStatus.Enabled ? t`Enabled` : t`Disabled`;
 const statusColor = (u: UserView): string => (u.DeletedAt ? "gray" : u.status === UserStatus.Enabled ? "green" : "red");
 
-/** "-300" subtracts 300, "300" adds it: the add_quota action's value and mode. */
-const quotaChangeOf = (text: string) => {
-  const value = text.trim();
-  return value.startsWith("-") ? { value: value.slice(1), mode: "subtract" } : { value, mode: "add" };
-};
+/** "-1.5" subtracts, "1.5" adds, in the site's currency (or units): the add_quota action's value and mode. */
+const quotaChangeOf = (quota: number) =>
+  quota < 0 ? { value: String(-quota), mode: "subtract" } : { value: String(quota), mode: "add" };
+
+const AMOUNT = /^\s*-?(\d+(\.\d*)?|\.\d+)\s*$/;
 
 /** Users, newest first: search, enable, disable and demote (after y), add quota, promote; the API's rules decide. */
 export function UsersScreen() {
@@ -62,16 +64,24 @@ export function UsersScreen() {
         .finally(list.reload),
     );
 
-  const addQuota = (u: UserView, name = u.username) =>
+  /** The amount is typed as the site shows money ($ or ¥, or raw units when it shows tokens). */
+  const addQuota = (u: UserView, name = u.username) => {
+    const display = quotaDisplayFor(ctx);
+    const unit = currencySymbolOf(display) ?? t`units`;
+    const quota = (text: string) => (AMOUNT.test(text) ? quotaFromAmount(Number(text), display) : Number.NaN);
     ask({
       kind: "input",
-      label: t`Add quota to ${name} (units, - subtracts):`,
-      hint: (text) => (/^\s*-?\d+\s*$/.test(text) ? `= ${quotaOf(ctx, Number(text))}` : ""),
+      label: t`Add to ${name}'s balance (${unit}, - subtracts):`,
+      hint: (text) => (AMOUNT.test(text) ? t`= ${quota(text)} units` : ""),
       onSubmit: (text) => {
-        const amount = quotaOf(ctx, Number(text));
-        manage(u, "add_quota", t`Quota of ${name} changed by ${amount}`, quotaChangeOf(text));
+        const change = quota(text);
+        const amount = quotaOf(ctx, change);
+        // Text that is no amount goes to the service as typed, which refuses it with its reason.
+        const extra = Number.isNaN(change) ? { value: text.trim(), mode: "add" } : quotaChangeOf(change);
+        manage(u, "add_quota", t`Quota of ${name} changed by ${amount}`, extra);
       },
     });
+  };
 
   useInput(
     (input, key) => {

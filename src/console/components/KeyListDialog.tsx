@@ -12,19 +12,14 @@ export function KeyListDialog({ title, keys, onClose }: { title: ReactNode; keys
       title={title}
       onClose={onClose}
       actions={
-        <>
-          <button
-            type="button"
-            className="btn btn-primary"
-            data-testid="copy-keys"
-            onClick={() => copyText(text, t`Copied to the clipboard`)}
-          >
-            <Trans>Copy</Trans>
-          </button>
-          <button type="button" className="btn" onClick={onClose}>
-            <Trans>Close</Trans>
-          </button>
-        </>
+        <button
+          type="button"
+          className="btn btn-primary"
+          data-testid="copy-keys"
+          onClick={() => copyText(text, t`Copied to the clipboard`)}
+        >
+          <Trans>Copy</Trans>
+        </button>
       }
     >
       <textarea

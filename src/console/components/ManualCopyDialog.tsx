@@ -9,15 +9,7 @@ export function ManualCopyDialog() {
   if (text === null) return null;
   const close = () => (manualCopy.value = null);
   return (
-    <Modal
-      title={<Trans>Copy failed, please copy manually</Trans>}
-      onClose={close}
-      actions={
-        <button type="button" className="btn" onClick={close}>
-          <Trans>Close</Trans>
-        </button>
-      }
-    >
+    <Modal title={<Trans>Copy failed, please copy manually</Trans>} onClose={close}>
       <input className="input w-full" readOnly value={text} onFocus={(e) => e.currentTarget.select()} autoFocus />
     </Modal>
   );

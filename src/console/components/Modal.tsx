@@ -1,4 +1,6 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
+import { CloseButton } from "./CloseButton";
+import { useModalDialog } from "./use-modal-dialog";
 
 interface ModalProps {
   title: ReactNode;
@@ -7,16 +9,21 @@ interface ModalProps {
   onClose: () => void;
 }
 
-/** A daisyUI modal that is open while rendered. */
+/** A daisyUI modal on a native dialog, open while rendered: Escape, the ✕ and the backdrop close it. */
 export function Modal({ title, children, actions, onClose }: ModalProps) {
+  const ref = useModalDialog(onClose);
+  const titleId = useId();
   return (
-    <div className="modal modal-open" role="dialog" aria-modal="true">
+    <dialog ref={ref} className="modal" aria-labelledby={titleId}>
       <div className="modal-box">
-        <h3 className="text-lg font-bold mb-3">{title}</h3>
+        <CloseButton onClose={onClose} className="absolute right-2 top-2" />
+        <h3 id={titleId} className="text-lg font-bold mb-3 pe-8">
+          {title}
+        </h3>
         {children}
         {actions && <div className="modal-action">{actions}</div>}
       </div>
       <div className="modal-backdrop" onClick={onClose} />
-    </div>
+    </dialog>
   );
 }

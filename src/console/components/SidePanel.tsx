@@ -1,4 +1,6 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useId } from "react";
+import { CloseButton } from "./CloseButton";
+import { useModalDialog } from "./use-modal-dialog";
 
 interface SidePanelProps {
   title: ReactNode;
@@ -6,20 +8,26 @@ interface SidePanelProps {
   onClose: () => void;
 }
 
-/** A drawer sliding in from the right, over the page; full width on a phone. */
+/** A drawer sliding in from the right, over the page; full width on a phone. Escape, ✕ and the backdrop close it. */
 export function SidePanel({ title, children, onClose }: SidePanelProps) {
+  const ref = useModalDialog(onClose);
+  const titleId = useId();
   return (
-    <div className="fixed inset-0 z-50 flex justify-end" role="dialog" aria-modal="true">
-      <div className="absolute inset-0 bg-black/40" onClick={onClose} />
-      <aside className="relative bg-base-100 w-[28rem] max-tablet:w-full h-full overflow-auto p-5 shadow-xl">
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      className="m-0 ms-auto h-full max-h-none w-[28rem] max-w-full max-tablet:w-full bg-transparent p-0 backdrop:bg-black/40"
+      onClick={(event) => event.target === event.currentTarget && onClose()}
+    >
+      <aside className="bg-base-100 text-base-content h-full overflow-auto p-5 shadow-xl">
         <div className="flex items-center justify-between mb-4">
-          <h3 className="text-lg font-bold">{title}</h3>
-          <button type="button" className="btn btn-sm btn-ghost" aria-label="close" onClick={onClose}>
-            ✕
-          </button>
+          <h3 id={titleId} className="text-lg font-bold">
+            {title}
+          </h3>
+          <CloseButton onClose={onClose} />
         </div>
         {children}
       </aside>
-    </div>
+    </dialog>
   );
 }

@@ -3,6 +3,8 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { RichText } from "../components/RichText";
 import { SiteContent } from "../components/SiteContent";
 import { platform, systemName } from "../state/status";
+import { currentUser } from "../state/user";
+import { UserHome } from "./home/UserHome";
 import { useApiData } from "../use-api-data";
 
 function PlatformSummary() {
@@ -40,10 +42,10 @@ function PlatformSummary() {
   );
 }
 
+/** The home: the signed-in person's own (issue #22); for visitors the spec's notice and custom content or status. */
 export function Home() {
-  const { t } = useLingui();
+  useSignals();
   const notice = useApiData<string>("/api/notice", { quiet: true });
-  const home = useApiData<string>("/api/home_page_content", { quiet: true });
   return (
     <div className="flex flex-col gap-4" data-testid="home">
       {notice.data && (
@@ -51,7 +53,13 @@ export function Home() {
           <RichText text={notice.data} />
         </div>
       )}
-      {home.loaded && <SiteContent text={home.data ?? ""} title={t`Home`} fallback={<PlatformSummary />} />}
+      {currentUser.value ? <UserHome /> : <VisitorHome />}
     </div>
   );
+}
+
+function VisitorHome() {
+  const { t } = useLingui();
+  const home = useApiData<string>("/api/home_page_content", { quiet: true });
+  return home.loaded ? <SiteContent text={home.data ?? ""} title={t`Home`} fallback={<PlatformSummary />} /> : null;
 }

@@ -1,6 +1,5 @@
 import { computed } from "@preact/signals-react";
-import { QUOTA_PER_UNIT } from "../../shared/constants";
-import { formatQuota } from "../../shared/quota-format";
+import { formatMoney, formatQuota, quotaDisplayOf } from "../../shared/quota-format";
 import { api } from "../api";
 import { persistedSignal } from "./persisted";
 
@@ -15,6 +14,8 @@ export interface PlatformStatus {
   server_address: string;
   quota_per_unit: number;
   display_in_currency: boolean;
+  quota_display_currency: string;
+  usd_exchange_rate: number;
   enable_drawing: boolean;
   enable_task: boolean;
   enable_data_export: boolean;
@@ -47,11 +48,11 @@ export async function loadPlatformStatus(): Promise<void> {
   if (reply.ok) platform.value = reply.data;
 }
 
-/** Quota as the site shows it (spec §9): currency when display_in_currency, else k/M/B. */
-export function showQuota(quota: number): string {
-  const status = platform.value;
-  return formatQuota(quota, {
-    inCurrency: status?.display_in_currency ?? true,
-    quotaPerUnit: status?.quota_per_unit || QUOTA_PER_UNIT,
-  });
-}
+/** The site's quota display (spec §9; issue #22 'Money'): USD, CNY at the exchange rate, or k/M/B units. */
+export const quotaDisplay = computed(() => quotaDisplayOf(platform.value));
+
+/** Quota as the site shows it: never `$0.00` for a non-zero amount, the sign before the symbol. */
+export const showQuota = (quota: number): string => formatQuota(quota, quotaDisplay.value);
+
+/** A US-dollar amount (a price, a balance) in the site's currency. */
+export const showMoney = (usd: number): string => formatMoney(usd, quotaDisplay.value);

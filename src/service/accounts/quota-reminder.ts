@@ -3,7 +3,7 @@ import type { ServiceContext } from "../context";
 import { sendMail } from "../mail/send";
 import { MAILS } from "../mail/templates";
 import { nowSeconds } from "../time";
-import { quotaText } from "./register";
+import { quotaText } from "../quota-text";
 
 /** At most one reminder per user in this many seconds. */
 export const REMIND_EVERY_SECONDS = 2 * 60 * 60;

@@ -1,9 +1,9 @@
 import { inTransaction } from "../../db/exec";
 import { addUserQuota, creditInviter, findLiveUserByAffCode } from "../../db/queries/users";
 import { LogType } from "../../shared/constants";
-import { formatQuota } from "../../shared/quota-format";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
+import { quotaText } from "../quota-text";
 import { recordBalanceChange } from "../ledger";
 import type { Exec } from "../../db/exec";
 import { insertPreparedUser, type PreparedUser, prepareUser } from "../users/create";
@@ -22,13 +22,6 @@ export interface RegisterInput {
 }
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
-
-export function quotaText(ctx: ServiceContext, quota: number): string {
-  return formatQuota(quota, {
-    inCurrency: ctx.options.bool("DisplayInCurrencyEnabled"),
-    quotaPerUnit: ctx.options.num("QuotaPerUnit"),
-  });
-}
 
 /** Password registration: the site's switches, the rules, then the user and every grant in one transaction. */
 export async function register(

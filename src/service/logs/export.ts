@@ -1,6 +1,7 @@
 import { logRowsByIds, pageLogPlaces, type LogPlace } from "../../db/queries/logs";
 import type { UserRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
+import { quotaText } from "../quota-text";
 import { csvLine } from "./csv";
 import { logFilterOf, type LogQuery, type LogScope } from "./filter";
 import { logViewOf, type LogView } from "./view";
@@ -46,6 +47,10 @@ export function exportLogs(
   const filter = logFilterOf(actor, scope, query);
   const view = logViewOf(scope);
   const columns = scope === "all" ? COLUMNS : OWN_COLUMNS;
+  // Each quota is followed by its cost in the site's display (currency or units), as the console shows it.
+  const withCost = (column: keyof LogView) => (column === "quota" ? [column, "cost"] : [column]);
+  const cells = (row: LogView) =>
+    columns.flatMap((c) => (c === "quota" ? [row.quota, quotaText(ctx, row.quota)] : [row[c]]));
   const encoder = new TextEncoder();
   let after: LogPlace | undefined;
   let started = false;
@@ -55,7 +60,7 @@ export function exportLogs(
         if (!started) {
           started = true;
           // The byte-order mark makes spreadsheets read the file as UTF-8.
-          controller.enqueue(encoder.encode(`\uFEFF${csvLine(["time", ...columns])}`));
+          controller.enqueue(encoder.encode(`\uFEFF${csvLine(["time", ...columns.flatMap(withCost)])}`));
           return;
         }
         const places = await pageLogPlaces(ctx.db, filter, { limit: EXPORT_PAGE, after });
@@ -68,7 +73,7 @@ export function exportLogs(
           )
         ).map(view);
         controller.enqueue(
-          encoder.encode(rows.map((row) => csvLine([isoTime(row.created_at), ...columns.map((c) => row[c])])).join("")),
+          encoder.encode(rows.map((row) => csvLine([isoTime(row.created_at), ...cells(row)])).join("")),
         );
       },
     },

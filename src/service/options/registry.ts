@@ -1,4 +1,5 @@
 import { QUOTA_PER_UNIT } from "../../shared/constants";
+import { DISPLAY_CURRENCIES } from "../../shared/quota-format";
 import type { OPTION_KINDS, OptionKey, OptionKind } from "../../shared/option-keys";
 import {
   DEFAULT_CACHE_RATIO,
@@ -139,6 +140,7 @@ const OPTION_RULES = {
   RetryTimes: int(0),
   USDExchangeRate: float(7.3),
   DisplayInCurrencyEnabled: bool(true),
+  QuotaDisplayCurrency: { kind: "choice", default: "USD", choices: DISPLAY_CURRENCIES },
   DisplayTokenStatEnabled: bool(true),
   DefaultCollapseSidebar: bool(false),
   DemoSiteEnabled: bool(false),

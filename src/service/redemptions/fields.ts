@@ -1,6 +1,6 @@
 import type { RedemptionRow } from "../../db/schema";
 import { QUOTA_PER_UNIT } from "../../shared/constants";
-import { quotaText } from "../accounts/register";
+import { quotaText } from "../quota-text";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { integerOf, textOf, withinLength, type Input } from "../input";

@@ -3,7 +3,7 @@ import { claimRedemption, findLiveRedemptionByKey } from "../../db/queries/redem
 import { addUserQuota } from "../../db/queries/users";
 import type { UserRow } from "../../db/schema";
 import { LogType } from "../../shared/constants";
-import { quotaText } from "../accounts/register";
+import { quotaText } from "../quota-text";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { recordBalanceChange } from "../ledger";

@@ -2,7 +2,7 @@ import { inTransaction } from "../../db/exec";
 import { updateLiveUserOfRole } from "../../db/queries/users";
 import type { UserPatch, UserRow } from "../../db/schema";
 import { LogType } from "../../shared/constants";
-import { quotaText } from "../accounts/register";
+import { quotaText } from "../quota-text";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import { recordBalanceChange } from "../ledger";

@@ -3,7 +3,7 @@ import { findUserById, isAffCodeTaken, isEmailTaken, moveAffQuotaToQuota } from 
 import { changeUser } from "./directory";
 import type { UserPatch, UserRow } from "../../db/schema";
 import { LogType, Role } from "../../shared/constants";
-import { quotaText } from "../accounts/register";
+import { quotaText } from "../quota-text";
 import type { ServiceContext } from "../context";
 import { keyedHash, randomAlphanumeric } from "../crypto";
 import { refuse } from "../errors";

@@ -3,7 +3,7 @@ import { findTopUpByTradeNo, moveTopUpStatus } from "../../db/queries/top-ups";
 import { addUserQuota } from "../../db/queries/users";
 import type { TopUpRow } from "../../db/schema";
 import { LogType } from "../../shared/constants";
-import { quotaText } from "../accounts/register";
+import { quotaText } from "../quota-text";
 import type { ServiceContext } from "../context";
 import { recordBalanceChange } from "../ledger";
 import { nowSeconds } from "../time";

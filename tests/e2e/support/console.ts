@@ -95,7 +95,10 @@ export async function toastText(page: Page, kind: "success" | "error" | "info" |
   const toast = page.locator(`[role=alert][data-kind=${kind}]`).last();
   await toast.waitFor();
   const text = (await toast.textContent()) ?? "";
-  await toast.click({ timeout: 1000 }).catch(() => undefined);
+  await toast
+    .getByTestId("toast-dismiss")
+    .click({ timeout: 1000 })
+    .catch(() => undefined);
   return text;
 }
 

@@ -1,5 +1,20 @@
 import { useLingui } from "@lingui/react/macro";
 import { useSignals } from "@preact/signals-react/runtime";
+import {
+  Bot,
+  FileText,
+  Gauge,
+  Image,
+  KeyRound,
+  type LucideIcon,
+  MessagesSquare,
+  Music,
+  Network,
+  Settings,
+  Ticket,
+  Users,
+  Wallet,
+} from "lucide-react";
 import { Link, useLocation } from "wouter";
 import { closeSidebarOnMobile } from "../../state/layout";
 import { platform } from "../../state/status";
@@ -24,6 +39,22 @@ function useMenuLabels(): Record<MenuId, string> {
   };
 }
 
+/** Each menu entry's icon; a new entry without one is a compile error. */
+const ICONS: Record<MenuId, LucideIcon> = {
+  playground: Bot,
+  channel: Network,
+  chat: MessagesSquare,
+  token: KeyRound,
+  detail: Gauge,
+  redemption: Ticket,
+  topup: Wallet,
+  user: Users,
+  log: FileText,
+  midjourney: Image,
+  task: Music,
+  setting: Settings,
+};
+
 export function SideMenu() {
   useSignals();
   const labels = useMenuLabels();
@@ -36,18 +67,22 @@ export function SideMenu() {
       className="bg-base-200 w-52 shrink-0 overflow-auto max-tablet:fixed max-tablet:inset-y-0 max-tablet:left-0 max-tablet:top-16 max-tablet:z-40 max-tablet:shadow-xl"
     >
       <ul className="menu w-full">
-        {items.map((item) => (
-          <li key={item.id}>
-            <Link
-              href={item.path}
-              className={location.startsWith(item.path) ? "menu-active" : ""}
-              onClick={closeSidebarOnMobile}
-              data-menu={item.id}
-            >
-              {labels[item.id]}
-            </Link>
-          </li>
-        ))}
+        {items.map((item) => {
+          const Icon = ICONS[item.id];
+          return (
+            <li key={item.id}>
+              <Link
+                href={item.path}
+                className={location.startsWith(item.path) ? "menu-active" : ""}
+                onClick={closeSidebarOnMobile}
+                data-menu={item.id}
+              >
+                <Icon size={16} aria-hidden="true" />
+                {labels[item.id]}
+              </Link>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );

@@ -1,5 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
 import { useSignals } from "@preact/signals-react/runtime";
+import { Moon, Sun } from "lucide-react";
 import { theme, toggleTheme } from "../../state/theme";
 
 export function ThemeToggle() {
@@ -15,7 +16,7 @@ export function ThemeToggle() {
       aria-label={dark ? t`Switch to light theme` : t`Switch to dark theme`}
       title={dark ? t`Switch to light theme` : t`Switch to dark theme`}
     >
-      {dark ? "☀" : "☾"}
+      {dark ? <Sun size={18} aria-hidden="true" /> : <Moon size={18} aria-hidden="true" />}
     </button>
   );
 }

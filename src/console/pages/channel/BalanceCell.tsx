@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import type { ChannelView } from "../../../shared/channel-types";
 import { api } from "../../api";
+import { formatUsd } from "../../../shared/quota-format";
 import { showQuota } from "../../state/status";
 import { toast } from "../../state/toasts";
 
@@ -16,7 +17,7 @@ export function BalanceCell({
   const update = async () => {
     const reply = await api.get<ChannelView>(`/api/channel/update_balance/${channel.id}`);
     if (!reply.ok) return;
-    toast.success(t`Balance updated: $${reply.data.balance.toFixed(2)}`);
+    toast.success(t`Balance updated: ${formatUsd(reply.data.balance)}`);
     onChanged(reply.data);
   };
   return (
@@ -31,7 +32,7 @@ export function BalanceCell({
         title={t`Remaining balance; click to update`}
         onClick={update}
       >
-        ${channel.balance.toFixed(2)}
+        {formatUsd(channel.balance)}
       </button>
     </div>
   );

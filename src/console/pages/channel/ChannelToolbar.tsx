@@ -62,7 +62,7 @@ export function ChannelToolbar({ modes, onMode, onAdd, onReload }: ChannelToolba
         <Trans>Update all balances</Trans>
       </button>
       <ConfirmButton
-        className="btn btn-sm btn-error btn-outline"
+        className="btn btn-sm btn-error"
         action="delete-disabled"
         danger
         onConfirm={deleteDisabled}

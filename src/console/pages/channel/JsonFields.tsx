@@ -48,7 +48,7 @@ export function JsonFields({ draft, set }: JsonFieldsProps) {
               {hint}
               <button
                 type="button"
-                className="link link-primary"
+                className="link"
                 data-action={`template-${key}`}
                 onClick={() => set(key)(TEMPLATES[key])}
               >

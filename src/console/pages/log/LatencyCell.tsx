@@ -9,7 +9,7 @@ export function LatencyCell({ entry }: { entry: LogView }) {
   if (entry.type !== LogType.Consume) return null;
   const frt = parseOther(entry.other).frt;
   return (
-    <div className="flex flex-wrap gap-1 min-w-32">
+    <div className="flex flex-wrap gap-1 min-w-16">
       <span
         className={`badge badge-sm whitespace-nowrap ${TONE_BADGE[toneOfUseTime(entry.use_time)]}`}
         data-testid="use-time"

@@ -27,15 +27,7 @@ export function UserInfoDialog({ userId, onClose }: { userId: number; onClose: (
       ]
     : [];
   return (
-    <Modal
-      title={<Trans>User information</Trans>}
-      onClose={onClose}
-      actions={
-        <button type="button" className="btn" onClick={onClose}>
-          <Trans>Close</Trans>
-        </button>
-      }
-    >
+    <Modal title={<Trans>User information</Trans>} onClose={onClose}>
       {!user.loaded && <span className="loading loading-spinner" />}
       <Facts rows={rows} testId="user-info-table" />
     </Modal>

@@ -1,8 +1,8 @@
+import { formatUsd } from "../../../shared/quota-format";
 import type { LogView } from "../../../shared/views/log";
 import type { LogOther } from "./log-entry";
 
 const n = (value: number | undefined) => String(value ?? 0);
-const dollars = (value: number) => `$${value.toFixed(6).replace(/\.?0+$/, "")}`;
 
 /** The weighted tokens of the formula: prompt (cached ones at the cache ratio) + completion × completion ratio. */
 function tokensText(entry: LogView, other: LogOther): { text: string; weighted: number } {
@@ -25,9 +25,9 @@ export function billingFormula(entry: LogView, other: LogOther): string | undefi
   const group = other.group_ratio;
   if (group === undefined) return undefined;
   if (other.model_price !== undefined && other.model_price >= 0) {
-    return `${dollars(other.model_price)} × ${group} = ${dollars(other.model_price * group)}`;
+    return `${formatUsd(other.model_price)} × ${group} = ${formatUsd(other.model_price * group)}`;
   }
   if (other.model_ratio === undefined) return undefined;
   const tokens = tokensText(entry, other);
-  return `${group} × ${other.model_ratio} × (${tokens.text}) / 500000 = ${dollars((group * other.model_ratio * tokens.weighted) / 500_000)}`;
+  return `${group} × ${other.model_ratio} × (${tokens.text}) / 500000 = ${formatUsd((group * other.model_ratio * tokens.weighted) / 500_000)}`;
 }

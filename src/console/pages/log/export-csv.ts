@@ -1,3 +1,4 @@
+import { i18n } from "@lingui/core";
 import { t } from "@lingui/core/macro";
 import { currentUser } from "../../state/user";
 import { toast } from "../../state/toasts";
@@ -11,7 +12,7 @@ const fileNameOf = (response: Response, fallback: string) =>
  * is fetched here and handed to the browser as a download; a refusal (JSON) shows as an error toast.
  */
 export async function downloadCsv(path: string): Promise<void> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { "Accept-Language": i18n.locale || "zh" };
   if (currentUser.peek()) headers["New-Api-User"] = String(currentUser.peek()!.id);
   let response: Response;
   try {

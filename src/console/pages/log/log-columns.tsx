@@ -17,8 +17,11 @@ interface LogColumnsOptions {
   onUser: (entry: LogView) => void;
 }
 
+/** A name as a badge that wraps (long model and channel names would otherwise widen the whole table). */
 const badge = (text: string, extra = "badge-outline") =>
-  text ? <span className={`badge badge-sm ${extra} whitespace-nowrap`}>{text}</span> : null;
+  text ? (
+    <span className={`badge badge-sm ${extra} h-auto max-w-40 [overflow-wrap:break-word] text-left`}>{text}</span>
+  ) : null;
 const counted = (entry: LogView, value: number) => (entry.type === 2 ? value : "");
 
 /** Every column of the log table; channel and user only for admins. The first toggles the row's details. */
@@ -46,7 +49,7 @@ export function useLogColumns({ admin, expanded, toggle, onUser }: LogColumnsOpt
       column.display({
         id: "time",
         header: t`Time`,
-        cell: ({ row }) => <span className="whitespace-nowrap">{formatTime(row.original.created_at)}</span>,
+        cell: ({ row }) => <span className="inline-block min-w-20">{formatTime(row.original.created_at)}</span>,
       }),
       column.display({
         id: "channel",
@@ -78,7 +81,7 @@ export function useLogColumns({ admin, expanded, toggle, onUser }: LogColumnsOpt
       column.display({
         id: "model",
         header: t`Model`,
-        cell: ({ row }) => badge(row.original.model_name, "badge-primary badge-outline"),
+        cell: ({ row }) => badge(row.original.model_name, "badge-outline font-mono"),
       }),
       column.display({
         id: "use_time",
@@ -106,7 +109,7 @@ export function useLogColumns({ admin, expanded, toggle, onUser }: LogColumnsOpt
         id: "content",
         header: t`Details`,
         cell: ({ row }) => (
-          <span className="block max-w-64 truncate" title={row.original.content}>
+          <span className="block max-w-48 truncate" title={row.original.content}>
             {row.original.content}
           </span>
         ),

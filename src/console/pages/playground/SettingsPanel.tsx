@@ -12,6 +12,9 @@ interface SettingsPanelProps {
 }
 
 /** Group, model, temperature (0.1–1), max tokens (0: no limit) and the system prompt. */
+/** Wider than the spec's phone layout (600 px); read once, when the panel first shows. */
+const wideScreen = () => window.matchMedia("(min-width: 601px)").matches;
+
 export function SettingsPanel({ settings, onChange, groups, models }: SettingsPanelProps) {
   const { t } = useLingui();
   const groupOptions = Object.entries(groups).map(([name, { desc, ratio }]) => ({
@@ -23,7 +26,11 @@ export function SettingsPanel({ settings, onChange, groups, models }: SettingsPa
   );
   return (
     <aside className="card bg-base-100 shadow tablet:w-72 shrink-0" data-testid="playground-settings">
-      <div className="card-body gap-1 p-4">
+      {/* On a phone the settings fold away under one line, so the chat's input shows without scrolling. */}
+      <details className="card-body gap-1 p-4" open={wideScreen()}>
+        <summary className="cursor-pointer font-medium tablet:hidden" data-testid="settings-summary">
+          {t`Settings`}: {settings.model || "—"}
+        </summary>
         <SelectField
           label={t`Group`}
           name="group"
@@ -69,7 +76,7 @@ export function SettingsPanel({ settings, onChange, groups, models }: SettingsPa
           onChange={(system) => onChange({ system })}
           placeholder={t`You are a helpful assistant.`}
         />
-      </div>
+      </details>
     </aside>
   );
 }

@@ -2,6 +2,7 @@ import { useLingui } from "@lingui/react/macro";
 import { useMemo } from "react";
 import type { PricingRow } from "../../../shared/views/pricing";
 import { columnsFor, type PagedColumns } from "../../components/table/paged-table";
+import { showMoney } from "../../state/status";
 import { priceOf, ratioBadge } from "./pricing";
 import { priceLines, type PriceUnit } from "./price-text";
 
@@ -87,7 +88,7 @@ export function usePricingColumns({
           id: "price",
           header: t`Price`,
           cell: ({ row }) => {
-            const lines = priceLines(priceOf(row.original, groupRatio), unit, quotaPerUnit);
+            const lines = priceLines(priceOf(row.original, groupRatio), unit, quotaPerUnit, showMoney);
             if (!row.original.enable_groups.includes(group))
               return <span className="opacity-60">{t`Not available in this group`}</span>;
             return (

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { api } from "../../api";
 import { SubmitOrCancel } from "../../components/form/FormButtons";
 import { TextField } from "../../components/form/TextField";
+import { QuotaPresets } from "../../components/form/Presets";
 import { SidePanel } from "../../components/SidePanel";
 import { showQuota } from "../../state/status";
 import { toast } from "../../state/toasts";
@@ -66,6 +67,7 @@ export function RedemptionPanel({ code, onClose, onSaved }: RedemptionPanelProps
           onChange={set("quota")}
           hint={Number.isFinite(quota) ? t`Equals ${showQuota(quota)}` : undefined}
         />
+        <QuotaPresets onPick={set("quota")} />
         {!code && (
           <TextField
             label={t`How many to create`}

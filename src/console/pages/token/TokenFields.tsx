@@ -1,29 +1,16 @@
 import { useLingui } from "@lingui/react/macro";
 import { Field } from "../../components/form/Field";
+import { Presets, QuotaPresets } from "../../components/form/Presets";
 import { SelectField } from "../../components/form/SelectField";
 import { TextField } from "../../components/form/TextField";
 import { Toggle } from "../../components/form/Toggle";
-import { platform, showQuota } from "../../state/status";
-import { QUOTA_PER_UNIT } from "../../../shared/constants";
+import { showQuota } from "../../state/status";
 import { useApiData } from "../../use-api-data";
-import { BATCH_COUNTS, EXPIRY_PRESETS, expiryAfter, QUOTA_PRESET_DOLLARS, type TokenDraft } from "./token-form";
+import { BATCH_COUNTS, EXPIRY_PRESETS, expiryAfter, type TokenDraft } from "./token-form";
 
 export interface DraftProps {
   draft: TokenDraft;
   set: <K extends keyof TokenDraft>(key: K) => (value: TokenDraft[K]) => void;
-}
-
-/** Small buttons that fill a field. */
-function Presets({ name, presets }: { name: string; presets: [string, string, () => void][] }) {
-  return (
-    <div className="flex flex-wrap gap-1 mt-1" data-testid={`${name}-presets`}>
-      {presets.map(([key, label, apply]) => (
-        <button key={key} type="button" className="btn btn-xs" data-preset={key} onClick={apply}>
-          {label}
-        </button>
-      ))}
-    </div>
-  );
 }
 
 export function ExpiryField({ draft, set }: DraftProps) {
@@ -57,12 +44,6 @@ export function ExpiryField({ draft, set }: DraftProps) {
 
 export function QuotaField({ draft, set }: DraftProps) {
   const { t } = useLingui();
-  const perUnit = platform.value?.quota_per_unit || QUOTA_PER_UNIT;
-  const presets = QUOTA_PRESET_DOLLARS.map((dollars): [string, string, () => void] => [
-    String(dollars),
-    `$${dollars}`,
-    () => set("remain_quota")(String(dollars * perUnit)),
-  ]);
   const quota = Number(draft.remain_quota);
   return (
     <>
@@ -83,7 +64,7 @@ export function QuotaField({ draft, set }: DraftProps) {
             onChange={set("remain_quota")}
             hint={Number.isFinite(quota) ? t`Equals ${showQuota(quota)}` : undefined}
           />
-          <Presets name="quota" presets={presets} />
+          <QuotaPresets onPick={set("remain_quota")} />
         </>
       )}
     </>

@@ -21,7 +21,6 @@ export interface TokenDraft {
 
 /** Spec §9: a new token's quota. */
 export const DEFAULT_TOKEN_QUOTA = 500000;
-export const QUOTA_PRESET_DOLLARS = [1, 10, 50, 100, 500, 1000];
 export const BATCH_COUNTS = [10, 20, 30, 100];
 const HOUR = 3600;
 /** Expiry presets in seconds from now; 0 is never. */

@@ -29,6 +29,15 @@ export function useOperationCards(): CardSpec[] {
         { key: "RetryTimes", kind: "number", min: 0, label: t`Retry times` },
         { key: "USDExchangeRate", kind: "number", min: 0, label: t`USD exchange rate` },
         { key: "DisplayInCurrencyEnabled", kind: "switch", label: t`Show quota as a currency amount` },
+        {
+          key: "QuotaDisplayCurrency",
+          kind: "select",
+          label: t`Currency shown`,
+          options: [
+            { value: "USD", label: t`US dollars ($)` },
+            { value: "CNY", label: t`Yuan (¥, at the USD exchange rate)` },
+          ],
+        },
         { key: "DisplayTokenStatEnabled", kind: "switch", label: t`Show token statistics` },
         { key: "DefaultCollapseSidebar", kind: "switch", label: t`Collapse the side menu by default` },
         { key: "DemoSiteEnabled", kind: "switch", label: t`Demo site mode` },
