@@ -222,4 +222,87 @@ export const ZH_MESSAGES: Readonly<Record<string, string>> = {
   "{0} channels have this name (ids {1}): rename all but one": "有 {0} 个渠道同名（ID {1}）：请只保留一个名称",
   "channel {0} failed the test: {1}": "渠道 {0} 测试失败：{1}",
   "{0}: no such file": "{0}：文件不存在",
+  "{0} must be 0 (no limit) or more": "{0} 必须大于等于 0（0 表示不限）",
+  "Telegram sign-in is not configured: the bot token is required": "Telegram 登录尚未配置：需要机器人令牌",
+  "the Telegram sign-in data is not signed by this site's bot": "Telegram 登录数据不是本站机器人签发的",
+  "the Telegram sign-in data has expired, please sign in with Telegram again":
+    "Telegram 登录数据已过期，请重新使用 Telegram 登录",
+  "this Telegram sign-in has already been used, please sign in with Telegram again":
+    "此 Telegram 登录已被使用，请重新使用 Telegram 登录",
+  "could not reach {0}, please try again later": "无法连接 {0}，请稍后重试",
+  "{0} refused the sign-in (HTTP {1})": "{0} 拒绝了本次登录（HTTP {1}）",
+  "unknown sign-in provider": "未知的登录方式",
+  "no {0} account is bound": "未绑定 {0} 账户",
+  "this is your only way to sign in: set a password or bind another account first":
+    "这是您唯一的登录方式：请先设置密码或绑定其他账户",
+  "WeChat sign-in is not configured: the WeChat server address and token are required":
+    "微信登录尚未配置：需要微信服务器地址和令牌",
+  "the verification code is required": "验证码为必填项",
+  "the verification code is wrong or has expired": "验证码错误或已过期",
+  "the sign-in state is invalid or has expired, please try again": "登录状态无效或已过期，请重试",
+  "the sign-in code is missing": "缺少登录授权码",
+  "LinuxDO sign-in is not configured: a client id and secret are required":
+    "LinuxDO 登录尚未配置：需要客户端 ID 和密钥",
+  "the server address is not set, so a sign-in elsewhere cannot come back here; ask the administrator":
+    "服务器地址尚未设置，第三方登录无法返回本站；请联系管理员",
+  "LinuxDO did not accept the sign-in: the code is wrong, used or expired":
+    "LinuxDO 未接受本次登录：授权码错误、已使用或已过期",
+  "this LinuxDO account is not active": "此 LinuxDO 账户未激活",
+  "this site needs LinuxDO trust level {0} or higher; yours is {1}":
+    "本站要求 LinuxDO 信任等级 {0} 或以上；您的等级为 {1}",
+  "sign-in with {0} is not enabled by the administrator": "管理员未开启 {0} 登录",
+  "{0} did not name the account": "{0} 未返回账户标识",
+  "this account is already bound to another user": "该账户已绑定到其他用户",
+  "GitHub sign-in is not configured: a client id and secret are required": "GitHub 登录尚未配置：需要客户端 ID 和密钥",
+  "GitHub did not accept the sign-in: the code is wrong, used or expired, or the client secret is wrong":
+    "GitHub 未接受本次登录：授权码错误、已使用或已过期，或客户端密钥错误",
+  "OpenID Connect sign-in is not configured: a discovery address, client id and secret are required":
+    "OpenID Connect 登录尚未配置：需要发现文档地址、客户端 ID 和密钥",
+  "the OpenID provider's discovery document has no {0}": "OpenID 提供方的发现文档缺少 {0}",
+  "the OpenID provider did not accept the sign-in: the code is wrong, used or expired":
+    "OpenID 提供方未接受本次登录：授权码错误、已使用或已过期",
+  "the OpenID provider's id_token is not valid": "OpenID 提供方的 id_token 无效",
+  "mode must be single, batch or multi_to_single": "mode 必须是 single、batch 或 multi_to_single",
+  "multi_key_mode must be random or polling": "multi_key_mode 必须是 random 或 polling",
+  "the channel is not a multi-key channel": "该渠道不是多密钥渠道",
+  "action must be one of {0}": "action 必须是以下之一：{0}",
+  "key_index must be from 0 to {0}": "key_index 必须在 0 到 {0} 之间",
+  "param_override cannot set {0}": "param_override 不能设置 {0}",
+  'header_override: "{0}" is not a header name': 'header_override："{0}" 不是合法的请求头名称',
+  "header_override cannot set {0}": "header_override 不能设置 {0}",
+  "header_override: the value of {0} must be one line of text": "header_override：{0} 的值必须是单行文本",
+  "email is not set up on this site (SMTP server), contact the administrator":
+    "本站尚未配置邮件（SMTP 服务器），请联系管理员",
+  "give an email address to send the test mail to": "请填写接收测试邮件的邮箱地址",
+  "Token not provided": "未提供令牌",
+  "Invalid token": "无效的令牌",
+  "mails are sent too often, please wait {0} seconds and retry": "邮件发送过于频繁，请等待 {0} 秒后重试",
+  "administrators must turn on two-factor sign-in first (personal settings, two-factor sign-in)":
+    "管理员必须先开启两步验证（个人设置 → 两步验证）",
+  "two-factor sign-in is already on": "两步验证已开启",
+  "start the two-factor setup first": "请先开始两步验证设置",
+  "two-factor code is wrong": "两步验证码错误",
+  "two-factor sign-in is not on": "两步验证未开启",
+  "verification code is required": "验证码为必填项",
+  "email is required": "邮箱为必填项",
+  "the site's server address is not set, so no reset link can be sent; contact the administrator":
+    "本站服务器地址尚未设置，无法发送重置链接；请联系管理员",
+  "the password reset link is invalid or has expired": "密码重置链接无效或已过期",
+  "please retry in a few seconds, Turnstile is checking the user environment": "Turnstile 正在检查用户环境，请稍后重试",
+  "human check failed, please refresh the page and retry": "人机验证失败，请刷新页面后重试",
+  "invalid email address": "无效的邮箱地址",
+  "the administrator allows only email addresses of whitelisted domains": "管理员只允许使用白名单域名的邮箱地址",
+  "the administrator does not allow email aliases (an address with +tag)":
+    "管理员不允许使用邮箱别名（带 +标签 的地址）",
+  "the sign-in has expired or had too many wrong codes, please sign in again":
+    "本次登录已过期或验证码错误次数过多，请重新登录",
+  "two-factor sign-in is off": "两步验证已关闭",
+  bound: "绑定成功",
+  unbound: "解绑成功",
+  "test mail sent to {0}": "测试邮件已发送至 {0}",
+  "enter the code of your authenticator app": "请输入身份验证器应用中的验证码",
+  "verification code sent, please check your mailbox": "验证码已发送，请查收邮件",
+  "if an account uses this address, a reset link was sent to it": "如果有账户使用此邮箱，重置链接已发送至该邮箱",
+  "email bound": "邮箱绑定成功",
+  "a valid METRICS_TOKEN bearer token is required": "需要有效的 METRICS_TOKEN Bearer 令牌",
 };
