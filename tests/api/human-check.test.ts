@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { HUMAN_CHECK_FAILED, HUMAN_CHECK_PENDING } from "../../src/service/accounts/human-check";
 import { startFakeTurnstile, type FakeTurnstile } from "../support/fake-turnstile";
+import { FAKE_WECHAT_TOKEN, startFakeWeChatServer } from "../support/fake-wechat-server";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
 import { startTestServer, uniqueName, type TestServer } from "../support/server";
 
@@ -74,6 +75,25 @@ describe("the human check (Turnstile) on register, sign-in, email code and reset
     expect(smtp.mails.length).toBe(count);
     expect((await s.client().get(`/api/verification?email=${email}&turnstile=${token()}`)).body.success).toBe(true);
     await smtp.nextMailTo(email);
+  });
+
+  test("WeChat sign-in: refused without a verified token (nobody made, the code still good); a verified token signs in", async () => {
+    const wechat = startFakeWeChatServer();
+    try {
+      await s.root.put("/api/option/", { key: "WeChatServerAddress", value: wechat.url });
+      await s.root.put("/api/option/", { key: "WeChatServerToken", value: FAKE_WECHAT_TOKEN });
+      await s.root.put("/api/option/", { key: "WeChatAuthEnabled", value: "true" });
+      const before = await users();
+      const code = wechat.codeFor("openid-human-check");
+      expect((await s.client().get(`/api/oauth/wechat?code=${code}`)).body).toEqual(pending);
+      expect((await s.client().get(`/api/oauth/wechat?code=${code}&turnstile=forged`)).body).toEqual(failed);
+      expect(await users()).toBe(before);
+      const signedIn = await s.client().get(`/api/oauth/wechat?code=${code}&turnstile=${token()}`);
+      expect(signedIn.body).toMatchObject({ success: true, message: "login succeeded" });
+      expect(await users()).toBe(before + 1);
+    } finally {
+      wechat.stop();
+    }
   });
 
   test("TurnstileSecretKey is what the verifier checks: a wrong secret fails every token", async () => {

@@ -10,8 +10,14 @@ import { openOAuth } from "./oauth";
 import { TelegramWidget } from "./TelegramWidget";
 import { WeChatDialog } from "./WeChatDialog";
 
+/** The page's human check, which WeChat sign-in passes like the page's own form does. */
+interface PageHumanCheck {
+  token: string;
+  passed(): boolean;
+}
+
 /** GitHub, LinuxDO, WeChat and Telegram sign-in, each only when the platform enables it. */
-export function ThirdPartyButtons() {
+export function ThirdPartyButtons({ human }: { human: PageHumanCheck }) {
   useSignals();
   const [, navigate] = useLocation();
   const [wechatOpen, setWechatOpen] = useState(false);
@@ -28,7 +34,9 @@ export function ThirdPartyButtons() {
   )
     return null;
   const wechatLogin = async (code: string) => {
-    const reply = await api.get<LocalUser>(`/api/oauth/wechat${query({ code, aff: inviteCode() })}`);
+    if (!human.passed()) return;
+    const asked = query({ code, aff: inviteCode(), turnstile: human.token });
+    const reply = await api.get<LocalUser>(`/api/oauth/wechat${asked}`);
     if (!reply.ok) return;
     currentUser.value = reply.data;
     setWechatOpen(false);

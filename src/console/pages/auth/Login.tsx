@@ -121,7 +121,7 @@ export function Login() {
           <Trans>Forgot password?</Trans>
         </Link>
       </div>
-      <ThirdPartyButtons />
+      <ThirdPartyButtons human={human} />
     </AuthCard>
   );
 }

@@ -101,7 +101,7 @@ export function Register() {
           <Trans>Already have an account? Sign in</Trans>
         </Link>
       </div>
-      <ThirdPartyButtons />
+      <ThirdPartyButtons human={human} />
     </AuthCard>
   );
 }
