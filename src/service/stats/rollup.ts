@@ -13,6 +13,8 @@ export interface Consumption {
   quota: number;
   /** Prompt plus completion tokens. */
   tokens: number;
+  /** Calls it counts (1 when absent; 0 for a refund, which gives back quota but made no call). */
+  calls?: number;
 }
 
 /** The start of the hour `at` (unix seconds) falls in. */
@@ -36,14 +38,15 @@ export class QuotaRollup {
     const created_at = hourOf(this.now());
     const key = `${c.userId}\u0000${c.model}\u0000${created_at}`;
     const bucket = this.buckets.get(key);
-    if (bucket) addInto(bucket, c.username, 1, c.quota, c.tokens);
+    const calls = c.calls ?? 1;
+    if (bucket) addInto(bucket, c.username, calls, c.quota, c.tokens);
     else
       this.buckets.set(key, {
         user_id: c.userId,
         username: c.username,
         model_name: c.model,
         created_at,
-        count: 1,
+        count: calls,
         quota: c.quota,
         token_used: c.tokens,
       });

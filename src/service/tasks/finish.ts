@@ -4,7 +4,10 @@ import type { RecordTable } from "../../db/queries/tasks";
 import { LogType } from "../../shared/constants";
 import { FINAL_TASK_STATUSES, TaskStatus } from "../../shared/task-status";
 import type { ServiceContext } from "../context";
+import { recordConsumption } from "../stats/record";
 import { nowSeconds } from "../time";
+import { MJ_MODELS } from "./mj-actions";
+import { SUNO_MODELS } from "./suno-actions";
 
 /** What a poll (or the submission) learnt of a task, in the task table's columns. */
 export type TaskPatch = Record<string, string | number>;
@@ -31,8 +34,17 @@ export async function updateTask<T extends RecordTable>(
   if (refunded && row.quota > 0) {
     ctx.users.forget(row.user_id);
     if (row.token_id) ctx.changes.emit("tokens", row.token_id);
+    await countRefund(ctx, table, row);
   }
   return refunded;
+}
+
+/** The dashboard's spending gives the refund back, under the task's model, without counting a call. */
+async function countRefund<T extends RecordTable>(ctx: ServiceContext, table: T, row: TaskRow<T>): Promise<void> {
+  const user = await ctx.users.get(row.user_id);
+  const model = table === "midjourneys" ? MJ_MODELS[row.action] : SUNO_MODELS[row.action];
+  if (!user || !model) return;
+  recordConsumption(ctx, { userId: user.id, username: user.username, model, quota: -row.quota, tokens: 0, calls: 0 });
 }
 
 function refundOf<T extends RecordTable>(table: T, row: TaskRow<T>, reason: string) {
