@@ -26,28 +26,25 @@ export async function updateTask<T extends RecordTable>(
   if (patch.status !== TaskStatus.Failure) {
     return patchUnfinishedTask(ctx.db, table, row.id, FINAL_TASK_STATUSES, patch);
   }
+  const username = (await ctx.users.get(row.user_id))?.username ?? "";
+  const model = (table === "midjourneys" ? MJ_MODELS[row.action] : SUNO_MODELS[row.action]) ?? "";
   const refunded = await inTransaction(ctx.db, async (tx) => {
     if (!(await patchUnfinishedTask(tx, table, row.id, FINAL_TASK_STATUSES, patch))) return false;
-    if (row.quota > 0) await writeRefund(tx, refundOf(table, row, String(patch.fail_reason ?? "")));
+    const refund = refundOf(table, row, String(patch.fail_reason ?? ""), username, model);
+    if (row.quota > 0) await writeRefund(tx, refund);
     return true;
   });
   if (refunded && row.quota > 0) {
     ctx.users.forget(row.user_id);
     if (row.token_id) ctx.changes.emit("tokens", row.token_id);
-    await countRefund(ctx, table, row);
+    // The dashboard's spending gives the refund back, under the task's model, without counting a call.
+    if (username && model)
+      recordConsumption(ctx, { userId: row.user_id, username, model, quota: -row.quota, tokens: 0, calls: 0 });
   }
   return refunded;
 }
 
-/** The dashboard's spending gives the refund back, under the task's model, without counting a call. */
-async function countRefund<T extends RecordTable>(ctx: ServiceContext, table: T, row: TaskRow<T>): Promise<void> {
-  const user = await ctx.users.get(row.user_id);
-  const model = table === "midjourneys" ? MJ_MODELS[row.action] : SUNO_MODELS[row.action];
-  if (!user || !model) return;
-  recordConsumption(ctx, { userId: user.id, username: user.username, model, quota: -row.quota, tokens: 0, calls: 0 });
-}
-
-function refundOf<T extends RecordTable>(table: T, row: TaskRow<T>, reason: string) {
+function refundOf<T extends RecordTable>(table: T, row: TaskRow<T>, reason: string, username: string, model: string) {
   const taskId = "mj_id" in row ? row.mj_id : (row as TaskRow<"tasks">).task_id;
   return {
     userId: row.user_id,
@@ -56,6 +53,8 @@ function refundOf<T extends RecordTable>(table: T, row: TaskRow<T>, reason: stri
     quota: row.quota,
     log: {
       user_id: row.user_id,
+      username,
+      model_name: model,
       created_at: nowSeconds(),
       type: LogType.Refund,
       content: `task ${taskId} failed, ${row.quota} quota refunded: ${reason}`.slice(0, 2000),

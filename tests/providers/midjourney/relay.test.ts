@@ -331,6 +331,11 @@ describe.each(DIALECTS)("Midjourney-proxy relay on %s", (dialect) => {
     const refundedOf = (action: string) =>
       refunds.filter((l) => JSON.parse(l.other).action === action).reduce((sum, l) => sum + l.quota, 0);
     expect(refundedOf("IMAGINE")).toBeGreaterThan(0);
+    // A refund row names the user and the task's model, so the log's filters find it.
+    expect(refunds.find((l) => JSON.parse(l.other).action === "IMAGINE")).toMatchObject({
+      username: expect.stringMatching(/./),
+      model_name: "mj_imagine",
+    });
     for (const [model, action] of [
       ["mj_imagine", "IMAGINE"],
       ["mj_upscale", "UPSCALE"],
