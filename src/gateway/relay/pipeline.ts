@@ -140,7 +140,8 @@ async function noteFailure(s: CallState, channel: RouteChannel, failure: Attempt
     keyIndex === undefined
       ? setChannelStatus(s.ctx, id, ChannelStatus.AutoDisabled, reason)
       : autoDisableKey(s.ctx, id, keyIndex, reason);
-  await disabled.catch(() => {});
+  // The table is reloaded before the call goes on, so no later call of this instance picks the channel meanwhile.
+  if (await disabled.catch(() => false)) await s.ctx.relay.routes.rebuild().catch(() => {});
 }
 
 /** A multi-key channel with the key this attempt uses in place of its list; undefined when no key is enabled. */
