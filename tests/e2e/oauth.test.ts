@@ -79,6 +79,8 @@ describe("third-party sign-in in the console", () => {
     const popup = await viaProvider(page, "[data-binding=github] button:has-text('Bind')");
     await popup.waitForURL("**/setting?tab=personal");
     await popup.waitForFunction(() => document.querySelector("[data-testid=binding-github]")?.textContent === "42424");
+    // The bind's own toast is read (and dismissed) first, so the next one read is the unbind's.
+    expect(await toastText(popup, "success")).toBe("Bound");
     await popup.click("[data-binding=github] button:has-text('Unbind')");
     expect(await toastText(popup, "success")).toBe("Unbound");
     await popup.waitForFunction(
