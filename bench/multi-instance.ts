@@ -4,8 +4,10 @@
  * over the instances) and the fake upstream run on the same two cores. The ratio compares the gateways' CPU per
  * call (utime + stime from /proc); the database and Redis servers' CPU is shown beside it (all their processes, so
  * on a shared machine other work counts there too). Target: 3 instances within 1.2x the CPU per call of one.
+ * With --control, the same load on 1 and 3 instances that share nothing (each its own SQLite, no Redis): what
+ * running three processes on these cores costs by itself, the floor under the shared figures.
  *
- *   bun bench/multi-instance.ts [--seconds 8] [--rounds 2] [--dialect postgres|mysql ...]
+ *   bun bench/multi-instance.ts [--seconds 8] [--rounds 2] [--dialect postgres|mysql ...] [--control]
  */
 import { SQL, spawn } from "bun";
 import { readdirSync, readFileSync } from "node:fs";
@@ -64,10 +66,10 @@ async function freshDatabase(dialect: Dialect): Promise<{ dsn: string; drop(): P
   };
 }
 
-/** wrk on each instance at once (the connections split between them); answers the calls made. */
-async function load(gateways: Gateway[], key: string, seconds: number): Promise<number> {
+/** wrk on each instance at once (the connections split between them), each with its key; answers the calls made. */
+async function load(gateways: Gateway[], keys: string[], seconds: number): Promise<number> {
   const each = Math.floor(CONNECTIONS / gateways.length);
-  const runs = gateways.map(async (gateway) => {
+  const runs = gateways.map(async (gateway, i) => {
     const proc = spawn({
       cmd: [
         "wrk",
@@ -78,7 +80,7 @@ async function load(gateways: Gateway[], key: string, seconds: number): Promise<
         join(import.meta.dir, "wrk-post.lua"),
         gateway.url + CHAT.path,
       ],
-      env: { ...process.env, WRK_BODY: CHAT.body, WRK_KEY: key },
+      env: { ...process.env, WRK_BODY: CHAT.body, WRK_KEY: keys[i]! },
       stdout: "pipe",
       stderr: "inherit",
     });
@@ -99,33 +101,42 @@ interface Figures {
   serverMicrosPerCall: number;
 }
 
-async function measure(dialect: Dialect, instances: number, fakeUrl: string, seconds: number): Promise<Figures> {
-  const database = await freshDatabase(dialect);
-  const env = {
-    SQL_DSN: database.dsn,
-    REDIS_CONN_STRING: REDIS,
+/** "sqlite": the control, instances sharing nothing (each on its own SQLite file, without Redis). */
+async function measure(
+  dialect: Dialect | "sqlite",
+  instances: number,
+  fakeUrl: string,
+  seconds: number,
+): Promise<Figures> {
+  const database = dialect === "sqlite" ? undefined : await freshDatabase(dialect);
+  const env: Record<string, string> = {
     SESSION_SECRET: "bench-secret-shared-by-every-instance-0123",
     INITIAL_ROOT_PASSWORD: "bench-root-pass",
+    ...(database && { SQL_DSN: database.dsn, REDIS_CONN_STRING: REDIS }),
   };
   const gateways: Gateway[] = [];
   try {
     for (let i = 0; i < instances; i++) gateways.push(await startGateway({ env }));
-    const key = await provision(gateways[0]!, fakeUrl);
-    await load(gateways, key, 2); // warm-up: JIT, pools, caches
+    const keys: string[] = [];
+    for (const gateway of database ? gateways.slice(0, 1) : gateways) keys.push(await provision(gateway, fakeUrl));
+    while (keys.length < gateways.length) keys.push(keys[0]!);
+    await load(gateways, keys, 2); // warm-up: JIT, pools, caches
     const pids = gateways.map((g) => g.proc.pid);
     const servers = serverPids();
     const [before, serversBefore] = [cpuOf(pids), cpuOf(servers)];
-    const calls = await load(gateways, key, seconds);
+    const calls = await load(gateways, keys, seconds);
     const cpu = cpuOf(pids) - before;
     const serverCpu = cpuOf(servers) - serversBefore;
     return { callsPerSecond: calls / seconds, cpuMicrosPerCall: cpu / calls, serverMicrosPerCall: serverCpu / calls };
   } finally {
     for (const gateway of gateways) await gateway.stop();
-    await database.drop();
+    await database?.drop();
   }
 }
 
-export async function multiInstanceBench(options: { seconds?: number; rounds?: number; dialects?: Dialect[] } = {}) {
+export async function multiInstanceBench(
+  options: { seconds?: number; rounds?: number; dialects?: Dialect[]; control?: boolean } = {},
+) {
   const seconds = options.seconds ?? 8;
   const rounds = options.rounds ?? 2;
   console.log(
@@ -133,7 +144,8 @@ export async function multiInstanceBench(options: { seconds?: number; rounds?: n
   );
   const fake = await startScript("fake upstream", "fake-upstream-server.ts", [], 1);
   try {
-    for (const dialect of options.dialects ?? (["postgres", "mysql"] as Dialect[])) {
+    const dialects: (Dialect | "sqlite")[] = options.dialects ?? ["postgres", "mysql"];
+    for (const dialect of options.control ? [...dialects, "sqlite" as const] : dialects) {
       const ratios: number[] = [];
       for (let round = 0; round < rounds; round++) {
         const one = await measure(dialect, 1, fake.url, seconds);
@@ -142,8 +154,9 @@ export async function multiInstanceBench(options: { seconds?: number; rounds?: n
         ratios.push(ratio);
         const figures = (f: Figures) =>
           `${f.callsPerSecond.toFixed(0)} calls/s, gateways ${f.cpuMicrosPerCall.toFixed(0)} µs/call (+ servers ${f.serverMicrosPerCall.toFixed(0)})`;
+        const label = dialect === "sqlite" ? "control (nothing shared)" : dialect.padEnd(8);
         console.log(
-          `  ${dialect.padEnd(8)} 1 instance ${figures(one)}; 3 instances ${figures(three)}; ratio ${ratio.toFixed(2)}  [target <= 1.20]`,
+          `  ${label} 1 instance ${figures(one)}; 3 instances ${figures(three)}; ratio ${ratio.toFixed(2)}  [target <= 1.20]`,
         );
       }
     }
@@ -154,11 +167,17 @@ export async function multiInstanceBench(options: { seconds?: number; rounds?: n
 
 if (import.meta.main) {
   const { values } = parseArgs({
-    options: { seconds: { type: "string" }, rounds: { type: "string" }, dialect: { type: "string", multiple: true } },
+    options: {
+      seconds: { type: "string" },
+      rounds: { type: "string" },
+      dialect: { type: "string", multiple: true },
+      control: { type: "boolean" },
+    },
   });
   await multiInstanceBench({
     seconds: values.seconds ? Number(values.seconds) : undefined,
     rounds: values.rounds ? Number(values.rounds) : undefined,
     dialects: values.dialect as Dialect[] | undefined,
+    control: values.control,
   });
 }

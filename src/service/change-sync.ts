@@ -80,6 +80,11 @@ function amounts(pairs: unknown): Amounts {
   return map;
 }
 
+/** The ids of a message's list; anything else is left out. */
+function ids(list: unknown): number[] {
+  return Array.isArray(list) ? list.filter((id): id is number => Number.isSafeInteger(id)) : [];
+}
+
 /**
  * With Redis: changes are published at once and every other process delivers them, with the row id; so are
  * the charges each process settles (at the end of each turn) and the balances each flush of the balance book
@@ -92,7 +97,11 @@ export async function syncThroughRedis(redis: RedisLink, bus: ChangeBus): Promis
   const origin = randomAlphanumeric(16);
   const subscriber = await redis.openConnection();
   const channel = redisChannel(redis.prefix, redis.url, "changes");
+  // Every message this process publishes comes back to it; JSON.stringify writes `origin` first, so they are
+  // known without parsing.
+  const own = `{"origin":${JSON.stringify(origin)},`;
   const listen = (text: string) => {
+    if (text.startsWith(own)) return;
     try {
       const message = JSON.parse(text) as Message;
       if (message.origin === origin || typeof message.origin !== "string") return;
@@ -100,9 +109,8 @@ export async function syncThroughRedis(redis: RedisLink, bus: ChangeBus): Promis
         if (Number.isSafeInteger(message.seq))
           bus.deliverSettled(message.origin, message.seq, amounts(message.users), amounts(message.tokens));
       } else if (message.topic === "spent") {
-        if (typeof message.seq === "number" && message.seq > 0) bus.deliverWritten(message.origin, message.seq);
-        for (const id of message.users ?? []) bus.deliver("users", id);
-        for (const id of message.tokens ?? []) bus.deliver("tokens", id);
+        const seq = Number.isSafeInteger(message.seq) && message.seq! > 0 ? message.seq! : 0;
+        bus.deliverWritten(message.origin, seq, ids(message.users), ids(message.tokens));
       } else if (message.topic === "lease-wanted") {
         if ((message.side === "users" || message.side === "tokens") && Number.isSafeInteger(message.id))
           bus.deliverLeaseWanted(message.side, message.id);

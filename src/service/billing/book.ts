@@ -8,8 +8,12 @@ import type { JournalPlace } from "./journal";
 import { InsufficientQuotaError } from "./insufficient";
 import { JournalSet } from "./journal-set";
 import { BalanceLeases } from "./leases";
+import { PendingRefreshes } from "./refreshes";
 import { RemoteCharges, type Side } from "./remote-charges";
 import { SerialQueue } from "./serial";
+
+/** How often at most a balance that other instances keep writing is re-read here. */
+const REFRESH_WINDOW_MS = 200;
 
 export interface Reservation {
   readonly userId: number;
@@ -41,6 +45,7 @@ export class BalanceBook {
   private readonly journals?: JournalSet;
   private readonly remote = new RemoteCharges({ users: this.users, tokens: this.tokens });
   private readonly leases: BalanceLeases;
+  private readonly refreshes = new PendingRefreshes((wanted) => this.refresh(wanted), REFRESH_WINDOW_MS);
   /** Reservations neither settled nor released: the billable calls in flight. */
   private open = 0;
   private noneOpen?: () => void;
@@ -62,7 +67,11 @@ export class BalanceBook {
       changes.on("tokens", (id) => this.markStale(this.tokens, id)),
       changes.onRemoteSpending({
         settled: (origin, seq, users, tokens) => this.remote.add(origin, seq, users, tokens),
-        written: (origin, seq) => this.remote.forgetWritten(origin, seq),
+        written: (origin, seq, users, tokens) => {
+          this.remote.forgetWritten(origin, seq);
+          this.refreshes.ask("users", users);
+          this.refreshes.ask("tokens", tokens);
+        },
       }),
     ];
   }
@@ -102,14 +111,34 @@ export class BalanceBook {
         if (account && this.usable(account)) return account;
         // Held before the read, so remote charges announced while it runs reach it.
         if (!account) accounts.set(id, (account = this.remote.newAccount(side, id)));
-        const marks = account.staleMarks;
-        const forgettable = this.remote.forgettable(account);
-        account.committed = (await (side === "users" ? readUserQuota : readTokenRemain)(this.db, id)) ?? 0;
-        if (forgettable) account.dropRemote(forgettable);
-        account.stale = account.staleMarks !== marks;
+        await this.reload(side, id, account);
         return account;
       })
     );
+  }
+
+  /** Reads the stored balance (in the serial queue, so no flush of ours runs meanwhile). */
+  private async reload(side: Side, id: number, account: Account): Promise<void> {
+    const marks = account.staleMarks;
+    const forgettable = this.remote.forgettable(account);
+    account.committed = (await (side === "users" ? readUserQuota : readTokenRemain)(this.db, id)) ?? 0;
+    if (forgettable) account.dropRemote(forgettable);
+    account.stale = account.staleMarks !== marks;
+  }
+
+  /**
+   * Re-reads the held balances other instances wrote charges to, so they stop counting those charges. Calls do not
+   * wait for it: until it has run, the balance counts them as unwritten, which is the same money.
+   */
+  private refresh(wanted: Record<Side, Set<number>>): Promise<void> {
+    return this.serial.run(async () => {
+      for (const side of ["users", "tokens"] as const) {
+        for (const id of wanted[side]) {
+          const account = this[side].get(id);
+          if (account) await this.reload(side, id, account);
+        }
+      }
+    });
   }
 
   /**
@@ -338,6 +367,7 @@ export class BalanceBook {
   /** Stops the timer, writes everything still queued and gives the leases back. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.refreshes.close();
     await this.journals?.stopRecovering();
     for (const off of this.unsubscribe) off();
     for (let attempt = 0; attempt < 5 && this.queue.length > 0; attempt++) {
