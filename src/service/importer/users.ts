@@ -34,7 +34,7 @@ function desiredUser(row: SourceRow) {
     inviter_id: num(row, "inviter_id"),
     setting: text(row, "setting"),
     remark: text(row, "remark"),
-    created_at: seconds(row, "created_at") ?? nowSeconds(),
+    created_at: seconds(row, "created_at") as number | null | undefined,
     last_login_at: seconds(row, "last_login_at") ?? 0,
     deleted_at: seconds(row, "deleted_at"),
   };
@@ -109,6 +109,11 @@ export function planUsers(
   }
   for (const { sourceId, desired, id, row } of matched) {
     desired.inviter_id = map.get(desired.inviter_id) ?? 0;
+    // Older versions have no created_at: a new user gets the import's time, an imported one keeps its own.
+    if (desired.created_at === null) {
+      if (row) delete desired.created_at;
+      else desired.created_at = nowSeconds();
+    }
     const ignore = balanceCarried.has(sourceId) ? [] : BALANCE_FIELDS;
     items.push(matchedItem("user", desired.username, sourceId, desired, { id, row }, ignore));
   }
