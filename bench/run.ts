@@ -3,6 +3,7 @@ import { coldStart, selfThroughput } from "./foundation";
 import { relayBench } from "./relay";
 import { streamsBench, streamsOptions } from "./streams";
 import { logsBench } from "./logs";
+import { importBench } from "./import";
 import { cliBench } from "./cli";
 import { binaryBench } from "./binary";
 import { multiInstanceBench } from "./multi-instance";
@@ -43,5 +44,7 @@ await multiInstanceBench();
 await streamsBench(streamsOptions(process.argv.slice(2)));
 
 await logsBench();
+
+await importBench();
 
 await cliBench();
