@@ -41,6 +41,17 @@ describe("tollgate import", () => {
     expect(second.stdout).toContain(`logs: 0 imported, ${src.data.logCount} already there`);
   });
 
+  test("--since carries only the log rows from then on", async () => {
+    const fresh = await cliDatabase();
+    try {
+      const since = String(src.data.logsFrom + src.data.logCount - 10);
+      const result = await fresh.run(args("--with-logs", "--since", since));
+      expect(result.stdout).toContain("logs: 10 imported");
+    } finally {
+      fresh.drop();
+    }
+  });
+
   test("usage errors", async () => {
     await expectRefusal(db, ["import", "--from", "litellm", "--dsn", src.dsn], "--from must be one-api or new-api", 2);
     await expectRefusal(

@@ -93,6 +93,14 @@ const NEW_API: Record<string, Columns> = {
     ...cols("int", "created_at updated_at user_id channel_id quota submit_time start_time finish_time"),
     ...cols("text", "task_id platform group action status fail_reason progress properties private_data data"),
   ],
+  midjourneys: [
+    ["id", "id"],
+    ...cols("int", "code user_id submit_time start_time finish_time channel_id quota"),
+    ...cols(
+      "text",
+      "action mj_id prompt prompt_en description state image_url video_url status progress fail_reason buttons properties",
+    ),
+  ],
   vendors: [["id", "id"], ...cols("text", "name")],
 };
 
@@ -133,6 +141,10 @@ export interface ForeignData {
   quotaTotal: number;
   usedTotal: number;
   logCount: number;
+  /** created_at of the first log row; row i was written at logsFrom + i. */
+  logsFrom: number;
+  /** alice's system access token (the old gateway kept it in clear). */
+  accessToken: string;
 }
 
 /** Only the columns the product's table has. */
@@ -154,6 +166,7 @@ export async function fill(k: Kysely<any>, product: Product, upstreamUrl: string
       used_quota: 123_456,
       request_count: 42,
       aff_code: "aB3d",
+      access_token: "aliceAccessToken0123456789abcdef",
       email: "alice@example.com",
       github_id: "gh-alice",
       linux_do_id: "ld-7",
@@ -287,6 +300,25 @@ export async function fill(k: Kysely<any>, product: Product, upstreamUrl: string
         status: "success",
       })
       .execute();
+  if (product === "new-api") {
+    const task = { user_id: 2, channel_id: 3, quota: 300, submit_time: now - 60, status: "SUCCESS", progress: "100%" };
+    await k
+      .insertInto("tasks")
+      .values({
+        id: 1,
+        ...task,
+        task_id: "task-1",
+        platform: "suno",
+        action: "MUSIC",
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await k
+      .insertInto("midjourneys")
+      .values({ id: 1, ...task, mj_id: "mj-1", action: "IMAGINE", prompt: "a cat", code: 1 })
+      .execute();
+  }
   await insertLogs(k, product, logs, now);
   return {
     passwords,
@@ -294,6 +326,8 @@ export async function fill(k: Kysely<any>, product: Product, upstreamUrl: string
     quotaTotal: users.reduce((s, u) => s + u.quota, 0),
     usedTotal: users.reduce((s, u) => s + u.used_quota, 0),
     logCount: logs,
+    logsFrom: now - logs,
+    accessToken: "aliceAccessToken0123456789abcdef",
   };
 }
 

@@ -4,7 +4,15 @@ import { sealedValues } from "./channels";
 import type { Tables } from "../schema";
 
 /** Tables an import writes rows into with the ids it chose (kept from the source where free). */
-export type ImportTable = "users" | "tokens" | "channels" | "redemptions" | "top_ups" | "logs" | "tasks";
+export type ImportTable =
+  | "users"
+  | "tokens"
+  | "channels"
+  | "redemptions"
+  | "top_ups"
+  | "logs"
+  | "tasks"
+  | "midjourneys";
 
 /** Every row of a target table, for matching imported rows against what is there. */
 export const allRows = <T extends ImportTable>(db: Exec, table: T) =>

@@ -18,12 +18,13 @@ import {
 } from "../../db/queries/imports";
 import { rewriteAbilities } from "../channels/abilities";
 import type { ServiceContext } from "../context";
+import { keyedHash } from "../crypto";
 import { refuse } from "../errors";
 import { planChannels } from "./channels";
 import { planOptions } from "./options";
 import type { ImportKind, PlanItem } from "./plan";
 import { planRecords, REDEMPTIONS, TOP_UPS } from "./records";
-import { LOG_STREAM, type StreamResult, streamTable, TASK_STREAM } from "./stream";
+import { LOG_STREAM, MIDJOURNEY_STREAM, type StreamResult, streamTable, TASK_STREAM } from "./stream";
 import { planTokens } from "./tokens";
 import { type IdMap, planUsers } from "./users";
 
@@ -145,7 +146,11 @@ export async function importDatabase(ctx: ServiceContext, request: ImportRequest
     const tables = await sourceTables(src);
     const detected = checkProduct(tables);
     const users = await readIf(src, tables, "users", true);
-    const { items: userItems, ids: plannedIds, balanceCarried } = planUsers(users, await allRows(ctx.db, "users"));
+    const {
+      items: userItems,
+      ids: plannedIds,
+      balanceCarried,
+    } = planUsers(users, await allRows(ctx.db, "users"), (token) => keyedHash(ctx.secret, token));
     const userIds = wanted(request, "users") ? plannedIds : alreadyThere(userItems);
     const conflicts = userItems.filter((i) => i.action === "conflict");
     if (conflicts.length > 0)
@@ -234,6 +239,7 @@ export async function importDatabase(ctx: ServiceContext, request: ImportRequest
       for (const [section, spec] of [
         ["logs", LOG_STREAM],
         ["tasks", TASK_STREAM],
+        ["tasks", MIDJOURNEY_STREAM],
       ] as const) {
         if (!wanted(request, section) || !tables.has(spec.table)) continue;
         report.streams.push(

@@ -19,6 +19,11 @@ export const LOG_STREAM: StreamSpec = {
   identity: ["created_at", "user_id", "type"],
   timeColumn: "created_at",
 };
+export const MIDJOURNEY_STREAM: StreamSpec = {
+  table: "midjourneys",
+  identity: ["mj_id", "user_id"],
+  timeColumn: "submit_time",
+};
 export const TASK_STREAM: StreamSpec = { table: "tasks", identity: ["task_id", "user_id"], timeColumn: "submit_time" };
 
 export interface StreamResult {

@@ -12,8 +12,9 @@ export type IdMap = Map<number, number>;
 const BINDINGS = ["github_id", "wechat_id", "telegram_id", "linux_do_id", "oidc_id"] as const;
 
 /** A source user in Tollgate's shape (its inviter still the source's id). */
-function desiredUser(row: SourceRow) {
+function desiredUser(row: SourceRow, hashAccessToken: (token: string) => string) {
   const username = text(row, "username");
+  const accessToken = text(row, "access_token");
   return {
     username,
     username_key: usernameKey(username),
@@ -22,6 +23,7 @@ function desiredUser(row: SourceRow) {
     role: num(row, "role", 1),
     status: num(row, "status", 1),
     email: text(row, "email") || null,
+    access_token_hash: accessToken ? hashAccessToken(accessToken) : null,
     ...Object.fromEntries(BINDINGS.map((b) => [b, text(row, b)])),
     quota: num(row, "quota"),
     used_quota: num(row, "used_quota"),
@@ -41,7 +43,7 @@ function desiredUser(row: SourceRow) {
 }
 
 /** What Tollgate changes as the account is used: carried when the user is created (or taken over), then Tollgate's own. */
-export const BALANCE_FIELDS = [
+export const USED_HERE = [
   "quota",
   "used_quota",
   "request_count",
@@ -61,6 +63,7 @@ const unused = (user: UserRow) => Number(user.used_quota) === 0 && Number(user.r
 export function planUsers(
   source: SourceRow[],
   target: UserRow[],
+  hashAccessToken: (token: string) => string,
 ): { items: PlanItem[]; ids: IdMap; balanceCarried: Set<number> } {
   const byName = new Map(target.map((u) => [u.username, u]));
   const byKey = new Map(target.map((u) => [u.username_key, u]));
@@ -72,12 +75,17 @@ export function planUsers(
   );
   const map: IdMap = new Map();
   const items: PlanItem[] = [];
-  const matched: { sourceId: number; desired: ReturnType<typeof desiredUser>; id: number; row?: UserRow }[] = [];
+  const matched: {
+    sourceId: number;
+    desired: ReturnType<typeof desiredUser>;
+    id: number;
+    row?: UserRow;
+  }[] = [];
   /** Users whose balance this run sets: new ones, and unused accounts taken over. */
   const balanceCarried = new Set<number>();
   for (const row of source) {
     const sourceId = num(row, "id");
-    const desired = desiredUser(row);
+    const desired = desiredUser(row, hashAccessToken);
     const name = desired.username;
     const existing = byName.get(name);
     if (existing && existing.password !== desired.password && !unused(existing)) {
@@ -114,7 +122,7 @@ export function planUsers(
       if (row) delete desired.created_at;
       else desired.created_at = nowSeconds();
     }
-    const ignore = balanceCarried.has(sourceId) ? [] : BALANCE_FIELDS;
+    const ignore = balanceCarried.has(sourceId) ? [] : USED_HERE;
     items.push(matchedItem("user", desired.username, sourceId, desired, { id, row }, ignore));
   }
   return { items, ids: map, balanceCarried };

@@ -103,6 +103,15 @@ describe.each(DIALECTS)("import from another gateway on %s", (dialect) => {
       ).toEqual([1, 3]);
       const stream = report.streams.find((r) => r.table === "logs")!;
       expect(stream.imported).toBe(src.data.logCount);
+      const tasks = report.streams.filter((r) => r.table !== "logs").map((r) => [r.table, r.imported]);
+      expect(tasks).toEqual(
+        product === "new-api"
+          ? [
+              ["tasks", 1],
+              ["midjourneys", 1],
+            ]
+          : [],
+      );
       const keyRow = await s.ctx.db.k.selectFrom("tokens").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
       expect(JSON.stringify(keyRow)).not.toContain(src.data.keys.alice);
     });
@@ -112,6 +121,11 @@ describe.each(DIALECTS)("import from another gateway on %s", (dialect) => {
       const login = await client.login("alice", src.data.passwords.alice);
       expect(login.body.success).toBe(true);
       expect((await s.client().login("root", src.data.passwords.root)).body.success).toBe(true);
+      const script = s.client();
+      script.authorization = src.data.accessToken;
+      script.userId = 2;
+      const self = await script.get("/api/user/self");
+      expect(self.body).toMatchObject({ success: true, data: { username: "alice" } });
       await s.ctx.relay.routes.rebuild();
       const openai = new OpenAI({ apiKey: `sk-${src.data.keys.alice}`, baseURL: `${s.url}/v1`, maxRetries: 0 });
       const reply = await openai.chat.completions.create({
