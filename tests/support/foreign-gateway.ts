@@ -102,6 +102,7 @@ const NEW_API: Record<string, Columns> = {
     ),
   ],
   vendors: [["id", "id"], ...cols("text", "name")],
+  two_fas: [["id", "id"], ...cols("int", "user_id"), ...cols("text", "secret")],
 };
 
 function column(builder: CreateTableBuilder<string, never>, name: string, kind: Kind, dialect: DialectName) {
@@ -301,6 +302,7 @@ export async function fill(k: Kysely<any>, product: Product, upstreamUrl: string
       })
       .execute();
   if (product === "new-api") {
+    await k.insertInto("two_fas").values({ id: 1, user_id: 2, secret: "JBSWY3DPEHPK3PXP" }).execute();
     const task = { user_id: 2, channel_id: 3, quota: 300, submit_time: now - 60, status: "SUCCESS", progress: "100%" };
     await k
       .insertInto("tasks")

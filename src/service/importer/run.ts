@@ -1,5 +1,6 @@
 import { inTransaction, type Exec } from "../../db/exec";
 import {
+  countRows,
   openSource,
   SourceError,
   readTable,
@@ -26,7 +27,7 @@ import type { ImportKind, PlanItem } from "./plan";
 import { planRecords, REDEMPTIONS, TOP_UPS } from "./records";
 import { LOG_STREAM, MIDJOURNEY_STREAM, type StreamResult, streamTable, TASK_STREAM } from "./stream";
 import { planTokens } from "./tokens";
-import { type IdMap, planUsers } from "./users";
+import { droppedUserColumns, type IdMap, planUsers } from "./users";
 
 export const PRODUCTS = ["one-api", "new-api"] as const;
 export type Product = (typeof PRODUCTS)[number];
@@ -84,6 +85,23 @@ async function openChecked(dsn: string): Promise<SourceDb> {
   } catch (error) {
     return refuse(error instanceof SourceError ? error.message : `cannot open the source: ${(error as Error).message}`);
   }
+}
+
+/** Source tables the import reads, or that only the old gateway's own machinery needs. */
+const HANDLED = new Set([
+  ...["users", "tokens", "channels", "options", "redemptions", "top_ups", "logs", "tasks", "midjourneys"],
+  ...["abilities", "setups", "quota_data", "perf_metrics"],
+]);
+
+/** Tables with rows that Tollgate does not keep (passkeys, two-factor secrets, subscriptions, …), with counts. */
+async function tablesNotCarried(src: SourceDb, tables: Map<string, Set<string>>): Promise<string[]> {
+  const listed: string[] = [];
+  for (const table of tables.keys()) {
+    if (HANDLED.has(table)) continue;
+    const rows = await countRows(src, table);
+    if (rows > 0) listed.push(`${table} (${rows} rows)`);
+  }
+  return listed;
 }
 
 const wanted = (request: ImportRequest, section: Section) => request.only.has(section);
@@ -161,6 +179,10 @@ export async function importDatabase(ctx: ServiceContext, request: ImportRequest
       );
     const items: PlanItem[] = wanted(request, "users") ? [...userItems] : [];
     const notCarried: string[] = [];
+    const droppedUsers = wanted(request, "users") ? droppedUserColumns(users) : [];
+    if (droppedUsers.length > 0) notCarried.push(`user columns Tollgate has no place for: ${droppedUsers.join(", ")}`);
+    const others = await tablesNotCarried(src, tables);
+    if (others.length > 0) notCarried.push(`tables: ${others.join(", ")}`);
     if (wanted(request, "tokens"))
       items.push(
         ...planTokens(ctx, await readIf(src, tables, "tokens", true), await allRows(ctx.db, "tokens"), userIds),

@@ -1,6 +1,7 @@
 import type { SourceRow } from "../../db/foreign/source";
 import type { TokenRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
+import { allowIpsOf } from "../tokens/allow-ips";
 import { hashKey, rawKeyOf, storedFormsOf } from "../tokens/key";
 import { IdAllocator, item, matchedItem, type PlanItem } from "./plan";
 import type { IdMap } from "./users";
@@ -8,6 +9,8 @@ import { num, seconds, text } from "./values";
 
 /** Fields carried as they are; the key is stored the Tollgate way (hash to find it, sealed copy, mask). */
 function carried(row: SourceRow, userId: number) {
+  // Older one-api kept allowed models in `models` and allowed addresses in `subnet`.
+  const models = text(row, "model_limits") || text(row, "models");
   return {
     user_id: userId,
     status: num(row, "status", 1),
@@ -17,9 +20,9 @@ function carried(row: SourceRow, userId: number) {
     expired_time: num(row, "expired_time", -1),
     remain_quota: num(row, "remain_quota"),
     unlimited_quota: num(row, "unlimited_quota"),
-    model_limits_enabled: num(row, "model_limits_enabled"),
-    model_limits: text(row, "model_limits"),
-    allow_ips: text(row, "allow_ips"),
+    model_limits_enabled: num(row, "model_limits_enabled", models ? 1 : 0),
+    model_limits: models,
+    allow_ips: allowIpsOf(text(row, "allow_ips") || text(row, "subnet")),
     used_quota: num(row, "used_quota"),
     group: text(row, "group"),
     cross_group_retry: num(row, "cross_group_retry"),
@@ -48,7 +51,13 @@ export function planTokens(ctx: ServiceContext, source: SourceRow[], target: Tok
     const userId = users.get(num(row, "user_id"));
     if (userId === undefined) return item("token", name, "skip", { sourceId, reason: "its user was not imported" });
     const existing = byHash.get(hashKey(ctx, raw));
-    const desired = existing ? carried(row, userId) : { ...carried(row, userId), ...storedFormsOf(ctx, raw) };
+    let fields: ReturnType<typeof carried>;
+    try {
+      fields = carried(row, userId);
+    } catch (error) {
+      return item("token", name, "skip", { sourceId, reason: (error as Error).message });
+    }
+    const desired = existing ? fields : { ...fields, ...storedFormsOf(ctx, raw) };
     return matchedItem(
       "token",
       name,

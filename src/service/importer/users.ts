@@ -53,6 +53,23 @@ export const USED_HERE = [
   "last_login_at",
 ] as const;
 
+/** Source user columns the import reads (or that only mean something to the old gateway's own bookkeeping). */
+const READ = new Set([
+  ...["id", "username", "password", "display_name", "role", "status", "email", "access_token", "quota", "used_quota"],
+  ...["request_count", "group", "aff_code", "aff_count", "aff_quota", "aff_history", "inviter_id", "setting"],
+  ...["remark", "created_at", "last_login_at", "deleted_at", "updated_at", ...BINDINGS],
+]);
+
+/** Columns of source users with values that Tollgate has no place for, with how many users have one. */
+export function droppedUserColumns(source: SourceRow[]): string[] {
+  const counts = new Map<string, number>();
+  for (const row of source)
+    for (const [column, value] of Object.entries(row))
+      if (!READ.has(column.toLowerCase()) && value !== null && value !== "" && value !== 0)
+        counts.set(column, (counts.get(column) ?? 0) + 1);
+  return [...counts].map(([column, n]) => `${column} (${n} user${n === 1 ? "" : "s"})`);
+}
+
 /** A Tollgate account nobody has used yet (a fresh install's root): the imported account of that name takes it over. */
 const unused = (user: UserRow) => Number(user.used_quota) === 0 && Number(user.request_count) === 0;
 
