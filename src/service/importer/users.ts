@@ -83,8 +83,11 @@ export function planUsers(
   hashAccessToken: (token: string) => string,
 ): { items: PlanItem[]; ids: IdMap; balanceCarried: Set<number> } {
   const byName = new Map(target.map((u) => [u.username, u]));
-  const byKey = new Map(target.map((u) => [u.username_key, u]));
-  const byEmail = new Map(target.filter((u) => u.email).map((u) => [u.email!.toLowerCase(), u]));
+  // Target users, then the source users planned so far: two look-alike names or one e-mail may not both arrive.
+  const byKey = new Map<string | null, Pick<UserRow, "id" | "username">>(target.map((u) => [u.username_key, u]));
+  const byEmail = new Map(
+    target.filter((u) => u.email).map((u) => [u.email!.toLowerCase(), u as Pick<UserRow, "id" | "username">]),
+  );
   const affCodes = new Map(target.map((u) => [u.aff_code, u.id]));
   const ids = new IdAllocator(
     target.map((u) => u.id),
@@ -112,10 +115,8 @@ export function planUsers(
       continue;
     }
     const lookAlike = byKey.get(desired.username_key);
-    if (!existing && lookAlike) {
-      items.push(
-        item("user", name, "conflict", { sourceId, reason: `looks like the existing user ${lookAlike.username}` }),
-      );
+    if (lookAlike && lookAlike.id !== existing?.id) {
+      items.push(item("user", name, "conflict", { sourceId, reason: `looks like the user ${lookAlike.username}` }));
       continue;
     }
     const sameEmail = desired.email ? byEmail.get(desired.email.toLowerCase()) : undefined;
@@ -128,6 +129,8 @@ export function planUsers(
     if (!desired.aff_code || (codeOwner !== undefined && codeOwner !== targetId))
       desired.aff_code = existing?.aff_code ?? uniqueCode(affCodes);
     affCodes.set(desired.aff_code, targetId);
+    byKey.set(desired.username_key, { id: targetId, username: name });
+    if (desired.email) byEmail.set(desired.email.toLowerCase(), { id: targetId, username: name });
     map.set(sourceId, targetId);
     matched.push({ sourceId, desired, id: targetId, row: existing });
     if (!existing || existing.password !== desired.password) balanceCarried.add(sourceId);

@@ -72,4 +72,16 @@ describe.each(DIALECTS)("import refusals on %s", (dialect) => {
     expect(await counts()).toEqual(before);
     expect((await s.client().login("alice", "someone-else-1")).body.success).toBe(true);
   });
+
+  test("two source users whose names look alike cannot both arrive: a conflict, nothing written", async () => {
+    const db = src.database.open();
+    await (db.k as unknown as Kysely<any>)
+      .insertInto("users")
+      .values({ id: 9, username: "Bob", password: "x", role: 1, status: 1, quota: 5 })
+      .execute();
+    await db.close();
+    const before = await counts();
+    await expect(importDatabase(s.ctx, request(src.dsn))).rejects.toThrow("Bob (looks like the user bob)");
+    expect(await counts()).toEqual(before);
+  });
 });
