@@ -52,6 +52,20 @@ describe("tollgate import", () => {
     }
   });
 
+  test("--json reports the plan without password hashes or keys", async () => {
+    const fresh = await cliDatabase();
+    try {
+      const result = await fresh.run(args("--dry-run", "--json"));
+      expect(result.code).toBe(0);
+      const report = JSON.parse(result.stdout);
+      const alice = report.items.find((i: { name: string }) => i.name === "alice");
+      expect(alice).toMatchObject({ kind: "user", action: "create", sourceId: 2 });
+      for (const secret of ["$2", src.data.keys.alice, "sk-upstream-one"]) expect(result.stdout).not.toContain(secret);
+    } finally {
+      fresh.drop();
+    }
+  });
+
   test("usage errors", async () => {
     await expectRefusal(db, ["import", "--from", "litellm", "--dsn", src.dsn], "--from must be one-api or new-api", 2);
     await expectRefusal(

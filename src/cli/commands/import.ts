@@ -87,7 +87,8 @@ async function runImport(flags: ImportFlags): Promise<void> {
         onProgress: (_label, done, total) => bar.update(done, total),
       });
       bar.finish();
-      if (flags.json) printJson(report);
+      // The rows themselves hold password hashes and keys: the report names them, never shows them.
+      if (flags.json) printJson({ ...report, items: report.items.map(({ values: _values, ...shown }) => shown) });
       else printReport(report);
     } finally {
       bar.finish();
