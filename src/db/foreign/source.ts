@@ -40,15 +40,24 @@ function openSqliteSource(path: string): SourceDb {
   return { k, dialect: "sqlite", close: () => k.destroy() };
 }
 
-/** Opens the source read-only (SQLite) or with a small pool that only ever runs SELECTs, and checks it answers. */
+/** The statement that makes a session refuse every write. */
+const READ_ONLY_SESSION = {
+  postgres: "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY",
+  mysql: "SET SESSION TRANSACTION READ ONLY",
+} as const;
+
+/**
+ * Opens the source read-only: SQLite as a read-only file, PostgreSQL and MySQL over ONE connection whose session
+ * is set read-only (so every later query runs in it), and checks it answers.
+ */
 export async function openSource(dsn: string): Promise<SourceDb> {
   const dialect = sourceDialect(dsn);
   if (dialect === "sqlite") return openSqliteSource(dsn);
   const url = dialect === "mysql" ? dsn.replace(/^mariadb:/i, "mysql:") : dsn;
-  const pool = new SQL({ url, bigint: true, max: 2, idleTimeout: 30, connectionTimeout: 10 });
+  const pool = new SQL({ url, bigint: true, max: 1, idleTimeout: 0, connectionTimeout: 10 });
   const k = new Kysely<any>({ dialect: kyselyDialect(dialect, new BunSqlDriver(pool)) });
   try {
-    await sql`SELECT 1`.execute(k);
+    await sql.raw(READ_ONLY_SESSION[dialect]).execute(k);
   } catch (error) {
     await k.destroy().catch(() => {});
     throw new SourceError(`cannot reach the source database ${withoutPassword(dsn)}: ${(error as Error).message}`);
