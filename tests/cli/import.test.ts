@@ -66,6 +66,20 @@ describe("tollgate import", () => {
     }
   });
 
+  test("--only carries the sections named: users first, their tokens in a later run", async () => {
+    const fresh = await cliDatabase();
+    try {
+      const users = await fresh.json(args("--only", "users"));
+      expect(new Set(users.items.map((i: { kind: string }) => i.kind))).toEqual(new Set(["user"]));
+      expect((await fresh.json(["token", "list", "--user", "alice"])).total).toBe(0);
+      const tokens = await fresh.json(args("--only", "tokens"));
+      expect(tokens.balance).toEqual({ source: 0, sourceUsed: 0 });
+      expect((await fresh.json(["token", "list", "--user", "alice"])).total).toBe(1);
+    } finally {
+      fresh.drop();
+    }
+  });
+
   test("usage errors", async () => {
     await expectRefusal(db, ["import", "--from", "litellm", "--dsn", src.dsn], "--from must be one-api or new-api", 2);
     await expectRefusal(

@@ -222,7 +222,7 @@ export async function importDatabase(ctx: ServiceContext, request: ImportRequest
     const skippedOptions = options.items.filter((i) => i.action === "skip");
     if (skippedOptions.length > 0)
       notCarried.push(`options: ${skippedOptions.map((i) => `${i.name} (${i.reason})`).join("; ")}`);
-    const carried = users.filter((u) => balanceCarried.has(Number(u.id)));
+    const carried = wanted(request, "users") ? users.filter((u) => balanceCarried.has(Number(u.id))) : [];
     const importedUsers = carried.map((u) => plannedIds.get(Number(u.id))!);
     const balance: ImportReport["balance"] = {
       source: carried.reduce((sum, u) => sum + Number(u.quota ?? 0), 0),
