@@ -43,6 +43,8 @@ export function planTokens(ctx: ServiceContext, source: SourceRow[], target: Tok
     target.map((t) => t.id),
     source.map((r) => num(r, "id")),
   );
+  /** Hashes of the keys planned so far: a key the source holds twice arrives once. */
+  const seen = new Map<string, number>();
   return source.map((row) => {
     const sourceId = num(row, "id");
     const name = text(row, "name") || `#${sourceId}`;
@@ -50,7 +52,11 @@ export function planTokens(ctx: ServiceContext, source: SourceRow[], target: Tok
     if (!raw) return item("token", name, "skip", { sourceId, reason: "its key is not 48 letters and digits" });
     const userId = users.get(num(row, "user_id"));
     if (userId === undefined) return item("token", name, "skip", { sourceId, reason: "its user was not imported" });
-    const existing = byHash.get(hashKey(ctx, raw));
+    const hash = hashKey(ctx, raw);
+    const twin = seen.get(hash);
+    if (twin !== undefined) return item("token", name, "skip", { sourceId, reason: `same key as token #${twin}` });
+    seen.set(hash, sourceId);
+    const existing = byHash.get(hash);
     let fields: ReturnType<typeof carried>;
     try {
       fields = carried(row, userId);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Kysely } from "kysely";
 import { importDatabase, SECTIONS } from "../../../src/service/importer/run";
 import { DIALECTS } from "../../support/databases";
 import { createForeignDatabase, type ForeignDatabase } from "../../support/foreign-gateway";
@@ -13,6 +14,18 @@ describe.each(DIALECTS)("import into a Tollgate in use, ids taken, on %s", (dial
       createForeignDatabase(dialect, "one-api", "http://127.0.0.1:9"),
     ]);
     await s.newUser("carol", "carol-pass-1");
+    const source = src.database.open();
+    const twin = {
+      id: 9,
+      user_id: 2,
+      key: src.data.keys.alice,
+      name: "twin",
+      status: 1,
+      created_time: 1,
+      remain_quota: 1,
+    };
+    await (source.k as unknown as Kysely<any>).insertInto("tokens").values(twin).execute();
+    await source.close();
     for (const name of ["a", "b", "c"]) {
       const reply = await s.root.post("/api/channel/", { type: 1, name, key: "k", models: "m", group: "default" });
       expect(reply.body.success).toBe(true);
@@ -35,6 +48,10 @@ describe.each(DIALECTS)("import into a Tollgate in use, ids taken, on %s", (dial
     const channel = report.items.find((i) => i.kind === "channel")!;
     expect([alice.sourceId, alice.targetId]).toEqual([2, 6]);
     expect([channel.sourceId, channel.targetId]).toEqual([3, 4]);
+    expect(report.items.find((i) => i.name === "twin")).toMatchObject({
+      action: "skip",
+      reason: "same key as token #1",
+    });
     const k = s.ctx.db.k;
     expect(
       (await k.selectFrom("users").select("inviter_id").where("username", "=", "bob").executeTakeFirstOrThrow())
