@@ -3,6 +3,7 @@ import { coldStart, selfThroughput } from "./foundation";
 import { relayBench } from "./relay";
 import { streamsBench, streamsOptions } from "./streams";
 import { logsBench } from "./logs";
+import { importBench } from "./import";
 import { cliBench } from "./cli";
 import { binaryBench } from "./binary";
 import { multiInstanceBench } from "./multi-instance";
@@ -49,5 +50,7 @@ console.log(
 );
 
 await logsBench();
+
+await importBench();
 
 await cliBench();

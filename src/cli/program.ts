@@ -77,6 +77,14 @@ const COMMANDS: Record<string, Entry> = {
     ["tollgate export -o tollgate.yaml", "tollgate export --with-secrets --format json > backup.json"],
     async () => (await import("./commands/apply")).exportCommand,
   ),
+  import: entry(
+    "import a one-api or new-api database: users (passwords kept), keys (still valid), channels, options, …",
+    [
+      "tollgate import --from one-api --dsn /data/one-api.db --dry-run",
+      "tollgate import --from new-api --dsn mysql://root:pw@db:3306/new-api --with-logs --since 2025-01-01",
+    ],
+    async () => (await import("./commands/import")).importCommand,
+  ),
   secrets: entry(
     "where the secret key is kept (it encrypts channel keys, secret options and token keys)",
     ["tollgate secrets move-key --to /etc/tollgate/key"],

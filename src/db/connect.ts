@@ -52,7 +52,7 @@ export function dialectOf(dsn: string | undefined): DialectName {
   throw new Error("SQL_DSN must start with postgres:// or mysql://");
 }
 
-function kyselyDialect(dialect: DialectName, driver: Driver): KyselyDialect {
+export function kyselyDialect(dialect: DialectName, driver: Driver): KyselyDialect {
   const parts = {
     sqlite: [SqliteAdapter, SqliteQueryCompiler, SqliteIntrospector],
     postgres: [PostgresAdapter, PostgresQueryCompiler, PostgresIntrospector],

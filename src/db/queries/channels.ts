@@ -11,7 +11,7 @@ export const openedChannel = (db: Exec, row: ChannelRow): ChannelRow =>
 const opened = (db: Exec, rows: ChannelRow[]): ChannelRow[] => rows.map((row) => openedChannel(db, row));
 
 /** The values to write, the key sealed. */
-function sealed<T extends { key?: string }>(db: Exec, values: T): T {
+export function sealedValues<T extends { key?: string }>(db: Exec, values: T): T {
   return db.secrets && typeof values.key === "string" ? { ...values, key: db.secrets.seal(values.key) } : values;
 }
 
@@ -55,11 +55,11 @@ export async function channelModelLists(db: Exec): Promise<{ type: number; model
 }
 
 export const insertChannel = (db: Exec, row: NewChannelRow): Promise<number> =>
-  insertReturningId(db, "channels", sealed(db, row));
+  insertReturningId(db, "channels", sealedValues(db, row));
 
 export async function updateChannels(db: Exec, ids: number[], patch: ChannelPatch): Promise<void> {
   if (ids.length === 0 || Object.keys(patch).length === 0) return;
-  await db.k.updateTable("channels").set(sealed(db, patch)).where("id", "in", ids).execute();
+  await db.k.updateTable("channels").set(sealedValues(db, patch)).where("id", "in", ids).execute();
 }
 
 /** Channels whose whole key is `key`: sealed keys differ on every write, so they are compared decrypted. */

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/connect";
-import { inTransaction } from "../../db/exec";
+import { inTransaction, type Exec } from "../../db/exec";
 import { readAll, upsert } from "../../db/queries/key-value";
 import type { ChangeBus } from "../changes";
 import { refuse } from "../errors";
@@ -85,6 +85,19 @@ export class OptionStore {
     });
     for (const key of keys) this.remember(key, defOf(key).default);
     this.changes?.outbox?.("options");
+  }
+
+  /**
+   * Writes already normalized values inside the caller's transaction (`tx`); call `remembered` with the same
+   * values once it commits, so this process sees them.
+   */
+  async writeIn(tx: Exec, values: ReadonlyMap<OptionKey, string>): Promise<void> {
+    for (const [key, stored] of values) await upsert(tx, "options", key, this.sealed(defOf(key), stored));
+  }
+
+  remembered(values: ReadonlyMap<OptionKey, string>): void {
+    for (const [key, stored] of values) this.remember(key, stored);
+    if (values.size > 0) this.changes?.outbox?.("options");
   }
 
   private async write(key: OptionKey, stored: string): Promise<void> {
