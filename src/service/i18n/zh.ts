@@ -305,4 +305,7 @@ export const ZH_MESSAGES: Readonly<Record<string, string>> = {
   "if an account uses this address, a reset link was sent to it": "如果有账户使用此邮箱，重置链接已发送至该邮箱",
   "email bound": "邮箱绑定成功",
   "a valid METRICS_TOKEN bearer token is required": "需要有效的 METRICS_TOKEN Bearer 令牌",
+  "the source is not a one-api or new-api database: {0}": "来源不是 one-api 或 new-api 的数据库：{0}",
+  "nothing imported: {0} user(s) conflict with Tollgate's: {1}":
+    "未导入任何数据：有 {0} 个用户与 Tollgate 现有用户冲突：{1}",
 };
