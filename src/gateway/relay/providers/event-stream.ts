@@ -1,4 +1,6 @@
+import { type PivotEvent, rememberPivotEvents } from "../pivot-events";
 import { eventData, eventName, SseSplitter } from "../sse";
+import type { ChunkWriter } from "./openai-shape";
 
 /** Turns one upstream stream's events into OpenAI SSE text. */
 export interface EventMapper {
@@ -6,6 +8,8 @@ export interface EventMapper {
   event(data: string, name?: string): string;
   /** What to add when the upstream ended cleanly (usage chunk and [DONE], if the stream was complete). */
   end(): string;
+  /** The writer of everything this mapper outputs, when that is all it outputs: a whole stream's events are recorded. */
+  readonly writer?: ChunkWriter;
 }
 
 const encoder = new TextEncoder();
@@ -51,8 +55,12 @@ export function mapEventStream(upstream: ReadableStream<Uint8Array>, mapper: Eve
  */
 export function mapWholeEventStream(upstream: Uint8Array, mapper: EventMapper): Uint8Array {
   const splitter = new SseSplitter();
+  const written: PivotEvent[] | undefined = mapper.writer && [];
+  if (mapper.writer) mapper.writer.record = written;
   const out = mapEvents(splitter.push(upstream), mapper) + mapEvents(splitter.rest(), mapper) + mapper.end();
-  return encoder.encode(out);
+  const bytes = encoder.encode(out);
+  if (written) rememberPivotEvents(bytes, written);
+  return bytes;
 }
 
 /** Parses an event's JSON data; undefined for anything else. */
