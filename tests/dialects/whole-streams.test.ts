@@ -7,6 +7,7 @@ import { chatStreamToAnthropic, wholeChatStreamToAnthropic } from "../../src/gat
 import {
   type GeminiStreamOptions,
   geminiStream,
+  streamFormOf,
   wholeGeminiStream,
 } from "../../src/gateway/relay/dialects/gemini/stream";
 import { streamMapper as anthropicMapper } from "../../src/gateway/relay/providers/anthropic/stream";
@@ -117,6 +118,20 @@ describe("a whole upstream stream handed to the dialect as the objects the provi
     const pivot = mapWholeEventStream(encode(UPSTREAM_STREAMS["Gemini text"].sse), geminiMapper("m"));
     expect(pivotEventsOf(pivot.subarray(0, pivot.length - 14))).toBeUndefined();
     expect(pivotEventsOf(encode(sseText(reasoningTextReply)))).toBeUndefined();
+  });
+});
+
+describe("the Gemini stream form a URL asks for", () => {
+  const formOf = (query: string) => streamFormOf(new URL(`http://h/v1beta/models/m:streamGenerateContent${query}`));
+
+  test("alt=sse alone, among other parameters, or percent-encoded: server-sent events", () => {
+    for (const query of ["?alt=sse", "?key=k&alt=sse", "?%61lt=sse", "?alt=%73se"])
+      expect(formOf(query)).toEqual({ form: "sse", contentType: "text/event-stream" });
+  });
+
+  test("no alt, or another one: Gemini's JSON array", () => {
+    for (const query of ["", "?key=k", "?alt=json", "?alt=sse2", "?salt=sse"])
+      expect(formOf(query)).toEqual({ form: "json-array", contentType: "application/json" });
   });
 });
 

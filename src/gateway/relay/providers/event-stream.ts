@@ -8,6 +8,8 @@ export interface EventMapper {
   event(data: string, name?: string): string;
   /** What to add when the upstream ended cleanly (usage chunk and [DONE], if the stream was complete). */
   end(): string;
+  /** The mapper reads events' names (the `name` argument): only then is each event's `event:` line looked for. */
+  readonly named?: boolean;
   /** The writer of everything this mapper outputs, when that is all it outputs: a whole stream's events are recorded. */
   readonly writer?: ChunkWriter;
 }
@@ -19,7 +21,8 @@ function mapEvents(events: string[], mapper: EventMapper): string {
   let out = "";
   for (const event of events) {
     const data = eventData(event);
-    if (data !== undefined && data.trim() !== "") out += mapper.event(data, eventName(event));
+    if (data !== undefined && data.trim() !== "")
+      out += mapper.event(data, mapper.named ? eventName(event) : undefined);
   }
   return out;
 }

@@ -9,9 +9,17 @@ export type GeminiStreamForm = "sse" | "json-array";
 
 /** The form a streamGenerateContent call asked for, and the content type that goes with it. */
 export function streamFormOf(url: URL): { form: GeminiStreamForm; contentType: string } {
-  return url.searchParams.get("alt") === "sse"
-    ? { form: "sse", contentType: "text/event-stream" }
-    : { form: "json-array", contentType: "application/json" };
+  return altIsSse(url.search) ? SSE_FORM : JSON_ARRAY_FORM;
+}
+
+const SSE_FORM = { form: "sse", contentType: "text/event-stream" } as const;
+const JSON_ARRAY_FORM = { form: "json-array", contentType: "application/json" } as const;
+
+/** `?alt=sse`, read without building the URL's search parameters for the usual queries. */
+function altIsSse(search: string): boolean {
+  if (search === "?alt=sse") return true;
+  if (!search.includes("alt") && !search.includes("%")) return false;
+  return new URLSearchParams(search).get("alt") === "sse";
 }
 
 export interface GeminiStreamOptions {
@@ -155,12 +163,11 @@ export class GeminiStreamTranslator {
   }
 
   private response(candidates: unknown[], usage?: PivotUsage | null): string {
-    return this.write({
-      candidates,
-      ...(usage && { usageMetadata: usageMetadataOf(usage) }),
-      modelVersion: this.modelVersion,
-      ...(this.responseId && { responseId: this.responseId }),
-    });
+    const body: Record<string, unknown> = { candidates };
+    if (usage) body.usageMetadata = usageMetadataOf(usage);
+    body.modelVersion = this.modelVersion;
+    if (this.responseId) body.responseId = this.responseId;
+    return this.write(body);
   }
 
   private write(body: unknown): string {
