@@ -91,14 +91,24 @@ export class ChunkWriter {
   }
 
   private event(choices: unknown[]): string {
-    return this.write({
-      id: this.id,
-      object: "chat.completion.chunk",
-      created: this.created,
-      model: this.model,
-      choices,
-    });
+    const { id, created, model } = this;
+    this.record?.push({ id, object: "chat.completion.chunk", created, model, choices });
+    return `data: ${this.head()}${JSON.stringify(choices)}}\n\n`;
   }
+
+  /** A chunk's JSON up to its choices' value, written again only when the id or model has changed since. */
+  private head(): string {
+    if (this.headId !== this.id || this.headModel !== this.model) {
+      const { id, created, model } = this;
+      this.headId = id;
+      this.headModel = model;
+      this.headText = `${JSON.stringify({ id, object: "chat.completion.chunk", created, model }).slice(0, -1)},"choices":`;
+    }
+    return this.headText;
+  }
+  private headId?: string;
+  private headModel?: string;
+  private headText = "";
 
   /** A content (and/or reasoning) delta, the first one carrying the assistant role; "" when there is nothing to say. */
   delta(content: string, reasoning = "", finish: FinishReason | null = null): string {
