@@ -61,7 +61,8 @@ export function mapWholeEventStream(upstream: Uint8Array, mapper: EventMapper): 
   const written: PivotEvent[] | undefined = mapper.writer && [];
   if (mapper.writer) mapper.writer.record = written;
   const out = mapEvents(splitter.push(upstream), mapper) + mapEvents(splitter.rest(), mapper) + mapper.end();
-  const bytes = encoder.encode(out);
+  // A Buffer: the relay forwards it as this very object (no view made of it), so the recorded events stay its own.
+  const bytes = Buffer.from(out);
   if (written) rememberPivotEvents(bytes, written);
   return bytes;
 }
