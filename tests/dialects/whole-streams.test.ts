@@ -7,12 +7,14 @@ import { chatStreamToAnthropic, wholeChatStreamToAnthropic } from "../../src/gat
 import {
   type GeminiStreamOptions,
   geminiStream,
+  streamFormOf,
   wholeGeminiStream,
 } from "../../src/gateway/relay/dialects/gemini/stream";
 import { streamMapper as anthropicMapper } from "../../src/gateway/relay/providers/anthropic/stream";
 import { mapEventStream, mapWholeEventStream } from "../../src/gateway/relay/providers/event-stream";
 import { streamMapper as geminiMapper } from "../../src/gateway/relay/providers/gemini/stream";
-import { eventData } from "../../src/gateway/relay/sse";
+import { pivotEventsOf } from "../../src/gateway/relay/pivot-events";
+import { eventData, eventName } from "../../src/gateway/relay/sse";
 import { byteStream, parallelCallsReply, reasoningTextReply, sseText } from "./responses/pivot-stream";
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -96,6 +98,55 @@ describe("an upstream stream that arrived whole, as the pivot", () => {
       expect(sameSecond(whole)).toBe(sameSecond(streamed));
     });
   }
+});
+
+describe("a whole upstream stream handed to the dialect as the objects the provider wrote", () => {
+  for (const [name, { mapper, sse }] of Object.entries(UPSTREAM_STREAMS)) {
+    test(`${name}: each dialect writes the bytes it writes from the pivot's text`, () => {
+      const pivot = mapWholeEventStream(encode(sse), mapper("m"));
+      const events = pivotEventsOf(pivot);
+      expect(events).toBeDefined();
+      expect(wholeChatStreamToAnthropic(pivot, "claude-x", events)).toBe(wholeChatStreamToAnthropic(pivot, "claude-x"));
+      for (const form of ["sse", "json-array"] as const) {
+        const options: GeminiStreamOptions = { form, includeThoughts: true, model: "gemini-x" };
+        expect(wholeGeminiStream(pivot, options, events)).toBe(wholeGeminiStream(pivot, options));
+      }
+    });
+  }
+
+  test("bytes cut since (a usage-only chunk dropped in place), or never written by a provider, are parsed again", () => {
+    const pivot = mapWholeEventStream(encode(UPSTREAM_STREAMS["Gemini text"].sse), geminiMapper("m"));
+    expect(pivotEventsOf(pivot.subarray(0, pivot.length - 14))).toBeUndefined();
+    expect(pivotEventsOf(encode(sseText(reasoningTextReply)))).toBeUndefined();
+  });
+});
+
+describe("the Gemini stream form a URL asks for", () => {
+  const formOf = (query: string) => streamFormOf(new URL(`http://h/v1beta/models/m:streamGenerateContent${query}`));
+
+  test("alt=sse alone, among other parameters, or percent-encoded: server-sent events", () => {
+    for (const query of ["?alt=sse", "?key=k&alt=sse", "?%61lt=sse", "?alt=%73se"])
+      expect(formOf(query)).toEqual({ form: "sse", contentType: "text/event-stream" });
+  });
+
+  test("no alt, or another one: Gemini's JSON array", () => {
+    for (const query of ["", "?key=k", "?alt=json", "?alt=sse2", "?salt=sse"])
+      expect(formOf(query)).toEqual({ form: "json-array", contentType: "application/json" });
+  });
+});
+
+describe("eventName", () => {
+  test("an event line then one data line: its name, with or without the space", () => {
+    expect(eventName('event: message_stop\ndata: {"type":"message_stop"}')).toBe("message_stop");
+    expect(eventName("event:ping\ndata: {}")).toBe("ping");
+  });
+
+  test("no event line, or one among several lines, read as before", () => {
+    expect(eventName('data: {"text":"event: x"}')).toBeUndefined();
+    expect(eventName("data: a")).toBeUndefined();
+    expect(eventName("event: a\nevent: b\ndata: c")).toBe("b");
+    expect(eventName("id: 1\nevent: done\ndata: c")).toBe("done");
+  });
 });
 
 describe("eventData of a named event", () => {

@@ -1,5 +1,6 @@
 import { RelayError } from "../../service/relay/errors";
 import type { InboundCall } from "./inbound-request";
+import { pivotEventsOf } from "./pivot-events";
 import { wholeStreamBodyOf } from "./whole-stream";
 
 /**
@@ -17,7 +18,7 @@ export async function inDialect(
     if (dialect.streamContentType) headers.set("content-type", dialect.streamContentType(route));
     const whole = dialect.wholeStreamFromChat && wholeStreamBodyOf(response);
     const translated = whole
-      ? dialect.wholeStreamFromChat!(whole, model, { body, route })
+      ? dialect.wholeStreamFromChat!(whole, model, { body, route }, pivotEventsOf(whole))
       : dialect.streamFromChat(response.body!, model, { body, route });
     return new Response(translated, { status: response.status, headers });
   }

@@ -21,8 +21,16 @@ export interface InboundCall {
 /** Pivot fields OpenAI's API does not take: dropped when the pivot goes to an OpenAI-family upstream. */
 const EXTENSIONS = ["thinking_budget", "top_k"];
 
-/** The pivot as an OpenAI-family upstream takes it: no extension fields, no reasoning text in past turns. */
-function openaiBody(pivot: Record<string, any>, model: string): string {
+/**
+ * The pivot as an OpenAI-family upstream takes it: no extension fields, no reasoning text in past turns. A pivot
+ * that has none of them, for the model it names, is its text as it is (`raw`).
+ */
+function openaiBody(pivot: Record<string, any>, raw: string, model: string): string {
+  const untouched =
+    pivot.model === model &&
+    !EXTENSIONS.some((key) => key in pivot) &&
+    !pivot.messages.some((m: any) => m.reasoning_content !== undefined);
+  if (untouched) return raw;
   const body: Record<string, any> = { ...pivot, model };
   for (const key of EXTENSIONS) delete body[key];
   if (body.messages.some((m: any) => m.reasoning_content !== undefined)) {
@@ -60,14 +68,19 @@ export async function parseInboundRequest(
   if (stream) pivot.stream_options = { include_usage: true };
   const headers = forwarded(request, dialect.native.forwardedHeaders);
   const inbound = { dialect, route, body, raw, headers, notes: dialect.translatedNotes?.(body) };
+  const pivotRaw = JSON.stringify(pivot);
   return {
     path: "/v1/chat/completions",
     model,
     stream,
     clientWantsUsage: true,
     json: pivot,
-    raw: JSON.stringify(pivot),
+    raw: pivotRaw,
     inbound,
-    upstream: (upstreamModel) => ({ body: openaiBody(pivot, upstreamModel), contentType: "application/json", stream }),
+    upstream: (upstreamModel) => ({
+      body: openaiBody(pivot, pivotRaw, upstreamModel),
+      contentType: "application/json",
+      stream,
+    }),
   };
 }

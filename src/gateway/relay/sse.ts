@@ -77,6 +77,11 @@ export function eventData(event: string): string | undefined {
 
 /** The event's name (its `event:` line), or undefined when it has none. */
 export function eventName(event: string): string | undefined {
+  if (!event.includes("event:")) return undefined;
+  // The usual named event: an `event:` line, then one `data: ` line.
+  const lineEnd = event.indexOf("\n");
+  if (event.startsWith("event:") && event.startsWith("data: ", lineEnd + 1) && !event.includes("\n", lineEnd + 1))
+    return event.slice(event[6] === " " ? 7 : 6, lineEnd);
   let name: string | undefined;
   for (const line of event.split("\n")) {
     if (line.startsWith("event:")) name = line.slice(line[6] === " " ? 7 : 6);

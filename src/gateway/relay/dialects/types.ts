@@ -25,7 +25,11 @@
  * `other.inbound` (the dialect's name) and `other.family` (the answering channel's family) in the log row.
  */
 
+/** One pivot stream event as an object: a chunk (or an error event) as its `data:` JSON says it, or the end marker. */
+export type PivotEvent = Record<string, any> | "[DONE]";
+
 /** The usage object of a pivot reply (OpenAI's, with the cache-write extension). */
+
 export interface PivotUsage {
   prompt_tokens: number;
   completion_tokens: number;
@@ -129,8 +133,11 @@ export interface InboundDialect {
    * pings) → the dialect's event stream. A stream ending without [DONE] broke off upstream.
    */
   streamFromChat(pivot: ReadableStream<Uint8Array>, model: string, call: DialectCall): ReadableStream<Uint8Array>;
-  /** What `streamFromChat` sends for a pivot stream that arrived whole, translated at once (no stream to read). */
-  wholeStreamFromChat?(pivot: Uint8Array, model: string, call: DialectCall): string;
+  /**
+   * What `streamFromChat` sends for a pivot stream that arrived whole, translated at once (no stream to read);
+   * `events`, when given, are the pivot's events already as objects (a provider wrote them): no parsing needed.
+   */
+  wholeStreamFromChat?(pivot: Uint8Array, model: string, call: DialectCall, events?: readonly PivotEvent[]): string;
   /**
    * For a dialect whose native family takes more than the pivot expresses: why this body cannot be translated
    * (thrown when a channel needs it translated; `toChat` then gave a pivot good for pricing only).

@@ -1,4 +1,6 @@
+import { type PivotEvent, rememberPivotEvents } from "../pivot-events";
 import { eventData, eventName, SseSplitter } from "../sse";
+import type { ChunkWriter } from "./openai-shape";
 
 /** Turns one upstream stream's events into OpenAI SSE text. */
 export interface EventMapper {
@@ -6,6 +8,10 @@ export interface EventMapper {
   event(data: string, name?: string): string;
   /** What to add when the upstream ended cleanly (usage chunk and [DONE], if the stream was complete). */
   end(): string;
+  /** The mapper reads events' names (the `name` argument): only then is each event's `event:` line looked for. */
+  readonly named?: boolean;
+  /** The writer of everything this mapper outputs, when that is all it outputs: a whole stream's events are recorded. */
+  readonly writer?: ChunkWriter;
 }
 
 const encoder = new TextEncoder();
@@ -15,7 +21,8 @@ function mapEvents(events: string[], mapper: EventMapper): string {
   let out = "";
   for (const event of events) {
     const data = eventData(event);
-    if (data !== undefined && data.trim() !== "") out += mapper.event(data, eventName(event));
+    if (data !== undefined && data.trim() !== "")
+      out += mapper.event(data, mapper.named ? eventName(event) : undefined);
   }
   return out;
 }
@@ -51,8 +58,13 @@ export function mapEventStream(upstream: ReadableStream<Uint8Array>, mapper: Eve
  */
 export function mapWholeEventStream(upstream: Uint8Array, mapper: EventMapper): Uint8Array {
   const splitter = new SseSplitter();
+  const written: PivotEvent[] | undefined = mapper.writer && [];
+  if (mapper.writer) mapper.writer.record = written;
   const out = mapEvents(splitter.push(upstream), mapper) + mapEvents(splitter.rest(), mapper) + mapper.end();
-  return encoder.encode(out);
+  // A Buffer: the relay forwards it as this very object (no view made of it), so the recorded events stay its own.
+  const bytes = Buffer.from(out);
+  if (written) rememberPivotEvents(bytes, written);
+  return bytes;
 }
 
 /** Parses an event's JSON data; undefined for anything else. */

@@ -1,5 +1,6 @@
 import { nowSeconds } from "../../../shared/time";
 import { tokenCount } from "../../../shared/token-count";
+import type { PivotEvent } from "../pivot-events";
 
 /** What the client's OpenAI chat request becomes in other dialects: shared reading helpers and reply builders. */
 
@@ -77,14 +78,37 @@ export function chatCompletion(p: {
 export class ChunkWriter {
   private readonly created = nowSeconds();
   private roleSent = false;
+  /** When set, every event written is also appended here as its object (see `rememberPivotEvents`). */
+  record?: PivotEvent[];
   constructor(
     public id: string,
     public model: string,
   ) {}
 
-  private event(choices: unknown[], extra?: object): string {
-    return `data: ${JSON.stringify({ id: this.id, object: "chat.completion.chunk", created: this.created, model: this.model, choices, ...extra })}\n\n`;
+  private write(event: Record<string, unknown>): string {
+    this.record?.push(event);
+    return `data: ${JSON.stringify(event)}\n\n`;
   }
+
+  private event(choices: unknown[]): string {
+    const { id, created, model } = this;
+    this.record?.push({ id, object: "chat.completion.chunk", created, model, choices });
+    return `data: ${this.head()}${JSON.stringify(choices)}}\n\n`;
+  }
+
+  /** A chunk's JSON up to its choices' value, written again only when the id or model has changed since. */
+  private head(): string {
+    if (this.headId !== this.id || this.headModel !== this.model) {
+      const { id, created, model } = this;
+      this.headId = id;
+      this.headModel = model;
+      this.headText = `${JSON.stringify({ id, object: "chat.completion.chunk", created, model }).slice(0, -1)},"choices":`;
+    }
+    return this.headText;
+  }
+  private headId?: string;
+  private headModel?: string;
+  private headText = "";
 
   /** A content (and/or reasoning) delta, the first one carrying the assistant role; "" when there is nothing to say. */
   delta(content: string, reasoning = "", finish: FinishReason | null = null): string {
@@ -111,14 +135,16 @@ export class ChunkWriter {
   }
 
   usage(t: TokenCounts): string {
-    return this.event([], { usage: openaiUsage(t) });
+    const { id, created, model } = this;
+    return this.write({ id, object: "chat.completion.chunk", created, model, choices: [], usage: openaiUsage(t) });
   }
 
   error(message: string, type: string): string {
-    return `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`;
+    return this.write({ error: { message, type, param: null, code: null } });
   }
 
   done(): string {
+    this.record?.push("[DONE]");
     return "data: [DONE]\n\n";
   }
 }

@@ -16,7 +16,7 @@ export const anthropicDialect: InboundDialect = {
   toChat: anthropicToChat,
   fromChat: chatToAnthropic,
   streamFromChat: chatStreamToAnthropic,
-  wholeStreamFromChat: wholeChatStreamToAnthropic,
+  wholeStreamFromChat: (pivot, model, _call, events) => wholeChatStreamToAnthropic(pivot, model, events),
   errorBody: anthropicErrorBody,
   native: messagesPassage,
 };

@@ -1,4 +1,5 @@
 import { eventData, SseSplitter } from "../../sse";
+import type { PivotEvent } from "../types";
 import { messageIdOf, stopReasonOf } from "./stop-reason";
 import { anthropicUsage } from "./usage";
 
@@ -96,6 +97,12 @@ class MessageEvents {
     } catch {
       return "";
     }
+    return this.event(chunk);
+  }
+
+  /** One pivot event, already an object. */
+  event(chunk: any): string {
+    if (chunk === "[DONE]") return this.end();
     if (chunk?.error) return this.error(String(chunk.error.message ?? "upstream stream error"));
     let out = this.start(chunk?.id);
     if (chunk?.usage) this.usage = chunk.usage;
@@ -146,9 +153,14 @@ function translate(events: string[], writer: MessageEvents): string {
 }
 
 /** What `chatStreamToAnthropic` sends for a pivot stream that arrived whole, translated at once. */
-export function wholeChatStreamToAnthropic(pivot: Uint8Array, model: string): string {
-  const splitter = new SseSplitter();
+export function wholeChatStreamToAnthropic(pivot: Uint8Array, model: string, parsed?: readonly PivotEvent[]): string {
   const events = new MessageEvents(model);
+  if (parsed) {
+    let out = "";
+    for (const event of parsed) out += events.event(event);
+    return out + events.close();
+  }
+  const splitter = new SseSplitter();
   return translate(splitter.push(pivot), events) + translate(splitter.rest(), events) + events.close();
 }
 

@@ -25,13 +25,14 @@ export function usageMetadataOf(usage: PivotUsage) {
   const completion = tokenCount(usage.completion_tokens);
   const thoughts = Math.min(tokenCount(usage.completion_tokens_details?.reasoning_tokens), completion);
   const cached = tokenCount(usage.prompt_tokens_details?.cached_tokens);
-  return {
+  const metadata: Record<string, number> = {
     promptTokenCount: prompt,
     candidatesTokenCount: completion - thoughts,
     totalTokenCount: prompt + completion,
-    ...(cached && { cachedContentTokenCount: cached }),
-    ...(thoughts && { thoughtsTokenCount: thoughts }),
   };
+  if (cached) metadata.cachedContentTokenCount = cached;
+  if (thoughts) metadata.thoughtsTokenCount = thoughts;
+  return metadata;
 }
 
 /** A whole function call; arguments that are not a JSON object are kept under `arguments` rather than lost. */
@@ -48,10 +49,11 @@ export function functionCallPart(id: string | undefined, name: string, args: str
   };
 }
 
+/** A candidate; without a finish its finishReason is undefined, which JSON leaves out. */
 export function candidate(index: number, parts: GeminiReplyPart[], finish?: string | null) {
   return {
     content: { role: "model", parts },
-    ...(finish && { finishReason: finishReasonOf(finish) }),
+    finishReason: finish ? finishReasonOf(finish) : undefined,
     index,
   };
 }

@@ -1,4 +1,5 @@
 import { eventData, SseSplitter } from "../../sse";
+import type { PivotEvent } from "../types";
 import { geminiErrorBody } from "./errors";
 import type { PivotChunk, PivotToolCallDelta, PivotUsage } from "./pivot";
 import { candidate, functionCallPart, type GeminiReplyPart, usageMetadataOf } from "./reply-parts";
@@ -8,9 +9,17 @@ export type GeminiStreamForm = "sse" | "json-array";
 
 /** The form a streamGenerateContent call asked for, and the content type that goes with it. */
 export function streamFormOf(url: URL): { form: GeminiStreamForm; contentType: string } {
-  return url.searchParams.get("alt") === "sse"
-    ? { form: "sse", contentType: "text/event-stream" }
-    : { form: "json-array", contentType: "application/json" };
+  return altIsSse(url.search) ? SSE_FORM : JSON_ARRAY_FORM;
+}
+
+const SSE_FORM = { form: "sse", contentType: "text/event-stream" } as const;
+const JSON_ARRAY_FORM = { form: "json-array", contentType: "application/json" } as const;
+
+/** `?alt=sse`, read without building the URL's search parameters for the usual queries. */
+function altIsSse(search: string): boolean {
+  if (search === "?alt=sse") return true;
+  if (!search.includes("alt") && !search.includes("%")) return false;
+  return new URLSearchParams(search).get("alt") === "sse";
 }
 
 export interface GeminiStreamOptions {
@@ -53,22 +62,29 @@ export class GeminiStreamTranslator {
 
   /** The Gemini output for one network chunk of the pivot stream ("" when it completes no response). */
   push(bytes: Uint8Array): string {
-    return this.splitter
-      .push(bytes)
-      .map((event) => this.onEvent(event))
-      .join("");
+    return this.onEvents(this.splitter.push(bytes));
+  }
+
+  /** The Gemini output for pivot events already parsed (a whole stream a provider wrote). */
+  pushParsed(events: readonly PivotEvent[]): string {
+    let out = "";
+    for (const event of events) out += this.onPivot(event);
+    return out;
   }
 
   /** The rest of the output once the pivot stream has ended (the finishing response and, for arrays, the `]`). */
   end(): string {
-    let out = this.splitter
-      .rest()
-      .map((event) => this.onEvent(event))
-      .join("");
+    let out = this.onEvents(this.splitter.rest());
     out += this.flushFinish();
     if (this.ended) return out;
     this.ended = true;
     if (this.options.form === "json-array") out += this.sent ? "]" : "[]";
+    return out;
+  }
+
+  private onEvents(events: string[]): string {
+    let out = "";
+    for (const event of events) out += this.onEvent(event);
     return out;
   }
 
@@ -82,6 +98,15 @@ export class GeminiStreamTranslator {
     } catch {
       return "";
     }
+    return this.onChunk(chunk);
+  }
+
+  private onPivot(event: PivotEvent): string {
+    if (this.ended) return "";
+    return event === "[DONE]" ? this.flushFinish() : this.onChunk(event as PivotChunk);
+  }
+
+  private onChunk(chunk: PivotChunk): string {
     if (chunk.error) return this.write(geminiErrorBody(500, chunk.error.message ?? "the upstream stream failed"));
     if (chunk.id) this.responseId = chunk.id;
     if (chunk.model) this.modelVersion = chunk.model;
@@ -138,12 +163,11 @@ export class GeminiStreamTranslator {
   }
 
   private response(candidates: unknown[], usage?: PivotUsage | null): string {
-    return this.write({
-      candidates,
-      ...(usage && { usageMetadata: usageMetadataOf(usage) }),
-      modelVersion: this.modelVersion,
-      ...(this.responseId && { responseId: this.responseId }),
-    });
+    const body: Record<string, unknown> = { candidates };
+    if (usage) body.usageMetadata = usageMetadataOf(usage);
+    body.modelVersion = this.modelVersion;
+    if (this.responseId) body.responseId = this.responseId;
+    return this.write(body);
   }
 
   private write(body: unknown): string {
@@ -164,9 +188,13 @@ function gather(calls: Map<number, PendingCall>, call: PivotToolCallDelta) {
 }
 
 /** What `geminiStream` sends for a pivot stream that arrived whole, translated at once. */
-export function wholeGeminiStream(pivot: Uint8Array, options: GeminiStreamOptions): string {
+export function wholeGeminiStream(
+  pivot: Uint8Array,
+  options: GeminiStreamOptions,
+  parsed?: readonly PivotEvent[],
+): string {
   const translator = new GeminiStreamTranslator(options);
-  return translator.push(pivot) + translator.end();
+  return (parsed ? translator.pushParsed(parsed) : translator.push(pivot)) + translator.end();
 }
 
 /** The translation as a byte stream transform, for a pivot stream body. */

@@ -14,6 +14,7 @@ export function streamMapper(model: string): EventMapper {
   // Claude numbers content blocks of every kind; OpenAI numbers tool calls only.
   const toolIndex = new Map<number, number>();
   return {
+    writer: out,
     event(data) {
       const e = parseEvent(data);
       switch (e?.type) {

@@ -11,6 +11,7 @@ import { ChunkWriter } from "../openai-shape";
 export function cozeStreamMapper(model: string): EventMapper {
   const out = new ChunkWriter(`chatcmpl-${crypto.randomUUID()}`, model);
   return {
+    named: true,
     event(data, name) {
       const e = parseEvent(data);
       switch (name) {

@@ -13,6 +13,7 @@ export function streamMapper(model: string): EventMapper {
   let seen = false;
   let calls = 0;
   return {
+    writer: out,
     event(data) {
       const e = parseEvent(data);
       if (!e) return "";
