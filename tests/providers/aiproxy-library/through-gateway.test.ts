@@ -1,4 +1,6 @@
+import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { GoogleGenAI } from "@google/genai";
 import { expectedQuota, failure, startRelayEnv, type RelayEnv } from "../../relay/support";
 import { DIALECTS } from "../../support/databases";
 import { LIBRARY_ANSWER, LIBRARY_DOCUMENT, startFakeAiproxyLibrary } from "../../support/fake-aiproxy-library";
@@ -63,6 +65,55 @@ describe.each(DIALECTS)("AIProxy Library (knowledge base) channels on %s", (dial
     expect(upstream.requests.at(-1)!.body.stream).toBe(true);
     expect(text).toBe(answer);
     await expectCounted(before);
+  });
+
+  test("Anthropic Messages, Responses and Gemini clients, whole and streamed: the same question, the answer back, billed by counting", async () => {
+    const question = "user: Can I?\n\nassistant: Which?\n\nuser: The reset.";
+    const anthropic = new Anthropic({ apiKey: r.key, baseURL: r.s.url, maxRetries: 0 });
+    const genai = new GoogleGenAI({ apiKey: r.key, httpOptions: { baseUrl: r.s.url } });
+    const contents = messages.map((m) => ({
+      role: m.role === "assistant" ? "model" : "user",
+      parts: [{ text: m.content }],
+    }));
+    const clients: [string, () => Promise<string>][] = [
+      [
+        "anthropic",
+        async () => {
+          const reply = await anthropic.messages.create({ model: MODEL, max_tokens: 100, messages });
+          return reply.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+        },
+      ],
+      [
+        "anthropic stream",
+        async () => await anthropic.messages.stream({ model: MODEL, max_tokens: 100, messages }).finalText(),
+      ],
+      ["responses", async () => (await r.openai().responses.create({ model: MODEL, input: messages })).output_text],
+      [
+        "responses stream",
+        async () => {
+          let text = "";
+          for await (const e of await r.openai().responses.create({ model: MODEL, input: messages, stream: true }))
+            if (e.type === "response.output_text.delta") text += e.delta;
+          return text;
+        },
+      ],
+      ["gemini", async () => (await genai.models.generateContent({ model: MODEL, contents })).text ?? ""],
+      [
+        "gemini stream",
+        async () => {
+          let text = "";
+          for await (const chunk of await genai.models.generateContentStream({ model: MODEL, contents }))
+            text += chunk.text ?? "";
+          return text;
+        },
+      ],
+    ];
+    for (const [name, ask] of clients) {
+      const before = await r.userRow();
+      expect({ name, text: await ask() }).toEqual({ name, text: answer });
+      expect({ name, query: upstream.requests.at(-1)!.body.query }).toEqual({ name, query: question });
+      await expectCounted(before);
+    }
   });
 
   test("a library the upstream does not know is a clear error; nothing billed", async () => {
