@@ -35,8 +35,9 @@ export function ThirdPartyButtons({ human }: { human: PageHumanCheck }) {
     return null;
   const wechatLogin = async (code: string) => {
     if (!human.passed()) return;
-    const asked = query({ code, aff: inviteCode(), turnstile: human.token });
-    const reply = await api.get<LocalUser>(`/api/oauth/wechat${asked}`);
+    const reply = await api.get<LocalUser>(
+      `/api/oauth/wechat${query({ code, aff: inviteCode(), turnstile: human.token })}`,
+    );
     if (!reply.ok) return;
     currentUser.value = reply.data;
     setWechatOpen(false);
