@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
-import { screenshot, signIn, toastText, uniqueName, useConsole, ROOT_PASSWORD } from "./support/console";
+import {
+  registeredUser,
+  screenshot,
+  signIn,
+  toastText,
+  uniqueName,
+  useConsole,
+  ROOT_PASSWORD,
+} from "./support/console";
 import { expectAdminOnly, screenshotList, searchList, SLOW_MS } from "./support/lists";
 
 const ui = useConsole({ rootPage: true });
@@ -322,6 +330,46 @@ describe("channel list", () => {
     await ui.page.click("[data-testid=confirm]");
     expect(await toastText(ui.page, "success")).toBe("Channel deleted");
     expect((await ui.session.root.get(`/api/channel/${id}`)).body.success).toBe(false);
+  });
+
+  test("detect upstream: the row's button opens a dialog counting the channel's callers by group and client; Escape closes it", async () => {
+    const model = uniqueName("dm");
+    const name = uniqueName("detect");
+    const id = await channel({ name, models: model });
+    const root = ui.session.root;
+    await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ [model]: 1 }) });
+    const caller = await registeredUser(ui.session);
+    await root.put("/api/user/", { id: caller.userId, quota: 1_000_000 });
+    const token = await caller.post("/api/token/", { name: "detect", remain_quota: 500_000 });
+    const call = (userAgent: string) =>
+      fetch(`${ui.session.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token.body.data.keys[0]}`,
+          "content-type": "application/json",
+          "user-agent": userAgent,
+        },
+        body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }),
+      }).then((reply) => reply.text());
+    await call("curl/8.5.0");
+    await call("curl/8.5.0");
+    await call("claude-cli/1.0.72 (external, cli)");
+
+    await listed(name, id);
+    await row(id).locator("[data-action=detect-upstream]").click();
+    const table = ui.page.getByTestId("upstream-clients");
+    await table.waitFor();
+    const cells = await table
+      .locator("tbody tr")
+      .evaluateAll((rows) => rows.map((r) => [...r.children].slice(-4, -2).map((c) => c.textContent)));
+    expect(cells).toEqual([
+      ["curl", "2"],
+      ["claude-code", "1"],
+    ]);
+    expect(await table.locator("tbody th").allTextContents()).toEqual(["default"]);
+    await screenshot(ui.page, "channel-detect-upstream", "en");
+    await ui.page.keyboard.press("Escape");
+    await table.waitFor({ state: "detached" });
   });
 
   test("test all auto-disables a failing channel; its status shows the reason; a second run is refused while one runs", async () => {

@@ -2,6 +2,7 @@ import { findChannel } from "../../db/queries/channels";
 import { newestLogFacts } from "../../db/queries/logs";
 import type { UserRow } from "../../db/schema";
 import { LogType } from "../../shared/constants";
+import type { ClientTypeSeen, GroupSeen } from "../../shared/upstream-clients";
 import type { ServiceContext } from "../context";
 import { notFound } from "../errors";
 import { idOf } from "../input";
@@ -11,20 +12,6 @@ import { requireAdmin } from "../users/admin-access";
 /** How far back, and at most how many of the channel's newest calls, the detection reads. */
 export const DETECT_DAYS = 30;
 export const DETECT_MAX_ROWS = 50_000;
-
-export interface ClientTypeSeen {
-  client_type: string;
-  count: number;
-  first_seen: number;
-  last_seen: number;
-}
-
-export interface GroupSeen {
-  group: string;
-  first_seen: number;
-  last_seen: number;
-  client_types: ClientTypeSeen[];
-}
 
 /** The logged client type of a consume row ("unknown" for rows logged before client types were recorded). */
 function clientTypeIn(other: string): string {
