@@ -10,6 +10,7 @@ import {
   useConsole,
   ROOT_PASSWORD,
 } from "./support/console";
+import { callAs } from "./support/relay-calls";
 import { expectAdminOnly, screenshotList, searchList, SLOW_MS } from "./support/lists";
 
 const ui = useConsole({ rootPage: true });
@@ -336,24 +337,7 @@ describe("channel list", () => {
     const model = uniqueName("dm");
     const name = uniqueName("detect");
     const id = await channel({ name, models: model });
-    const root = ui.session.root;
-    await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ [model]: 1 }) });
-    const caller = await registeredUser(ui.session);
-    await root.put("/api/user/", { id: caller.userId, quota: 1_000_000 });
-    const token = await caller.post("/api/token/", { name: "detect", remain_quota: 500_000 });
-    const call = (userAgent: string) =>
-      fetch(`${ui.session.url}/v1/chat/completions`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${token.body.data.keys[0]}`,
-          "content-type": "application/json",
-          "user-agent": userAgent,
-        },
-        body: JSON.stringify({ model, messages: [{ role: "user", content: "hi" }] }),
-      }).then((reply) => reply.text());
-    await call("curl/8.5.0");
-    await call("curl/8.5.0");
-    await call("claude-cli/1.0.72 (external, cli)");
+    await callAs(ui.session, model, ["curl/8.5.0", "curl/8.5.0", "claude-cli/1.0.72 (external, cli)"]);
 
     await listed(name, id);
     await row(id).locator("[data-action=detect-upstream]").click();
