@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
-import {
-  registeredUser,
-  screenshot,
-  signIn,
-  toastText,
-  uniqueName,
-  useConsole,
-  ROOT_PASSWORD,
-} from "./support/console";
+import { screenshot, signIn, toastText, uniqueName, useConsole, ROOT_PASSWORD } from "./support/console";
 import { callAs } from "./support/relay-calls";
 import { expectAdminOnly, screenshotList, searchList, SLOW_MS } from "./support/lists";
 
