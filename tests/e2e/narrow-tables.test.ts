@@ -66,3 +66,24 @@ describe("tables on a 390×844 phone keep their row actions reachable without a 
     await screenshot(phone, `narrow${path.replace("/", "-")}`, "en");
   });
 });
+
+describe("row action buttons carry icons", () => {
+  const editButton = (page: Page) =>
+    page.locator("[data-testid=tokens-table] tr[data-row]").first().getByRole("button", { name: "Edit" });
+  const textWidth = async (page: Page) => (await editButton(page).locator("span").boundingBox())?.width ?? 0;
+
+  test("on a phone only the icon shows, the text staying the button's name; on a desktop both show", async () => {
+    await phone.goto("/token");
+    await editButton(phone).waitFor();
+    expect(await editButton(phone).locator("svg").count()).toBe(1);
+    expect(await textWidth(phone)).toBeLessThanOrEqual(1);
+
+    const desktop = await ui.session.page({ language: "en" });
+    await signIn(desktop, "root", ROOT_PASSWORD);
+    await desktop.goto("/token");
+    await editButton(desktop).waitFor();
+    expect(await editButton(desktop).locator("svg").count()).toBe(1);
+    expect(await textWidth(desktop)).toBeGreaterThan(10);
+    await desktop.close();
+  });
+});

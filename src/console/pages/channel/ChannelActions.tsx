@@ -1,8 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Copy, Radar } from "lucide-react";
+import { Copy, FlaskConical, Radar } from "lucide-react";
 import { useState } from "react";
 import { ChannelStatus, type ChannelView } from "../../../shared/channel-types";
 import { api } from "../../api";
+import { IconLabel } from "../../components/IconLabel";
 import { DeleteButton, EditButton, StatusToggle } from "../../components/RowButtons";
 import { PopoverMenu } from "../../components/PopoverMenu";
 import type { RowHandlers } from "../../components/table/use-row-handlers";
@@ -67,7 +68,13 @@ export function ChannelActions({
           disabled={testing}
           onClick={() => test()}
         >
-          {testing ? <span className="loading loading-spinner loading-xs" /> : <Trans>Test</Trans>}
+          {testing ? (
+            <span className="loading loading-spinner loading-xs" />
+          ) : (
+            <IconLabel icon={FlaskConical}>
+              <Trans>Test</Trans>
+            </IconLabel>
+          )}
         </button>
         <PopoverMenu
           className="btn btn-xs join-item"
