@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
 import { screenshot, signIn, toastText, uniqueName, useConsole, ROOT_PASSWORD } from "./support/console";
+import { callAs } from "./support/relay-calls";
 import { expectAdminOnly, screenshotList, searchList, SLOW_MS } from "./support/lists";
 
 const ui = useConsole({ rootPage: true });
@@ -322,6 +323,29 @@ describe("channel list", () => {
     await ui.page.click("[data-testid=confirm]");
     expect(await toastText(ui.page, "success")).toBe("Channel deleted");
     expect((await ui.session.root.get(`/api/channel/${id}`)).body.success).toBe(false);
+  });
+
+  test("detect upstream: the row's button opens a dialog counting the channel's callers by group and client; Escape closes it", async () => {
+    const model = uniqueName("dm");
+    const name = uniqueName("detect");
+    const id = await channel({ name, models: model });
+    await callAs(ui.session, model, ["curl/8.5.0", "curl/8.5.0", "claude-cli/1.0.72 (external, cli)"]);
+
+    await listed(name, id);
+    await row(id).locator("[data-action=detect-upstream]").click();
+    const table = ui.page.getByTestId("upstream-clients");
+    await table.waitFor();
+    const cells = await table
+      .locator("tbody tr")
+      .evaluateAll((rows) => rows.map((r) => [...r.children].slice(-4, -2).map((c) => c.textContent)));
+    expect(cells).toEqual([
+      ["curl", "2"],
+      ["claude-code", "1"],
+    ]);
+    expect(await table.locator("tbody th").allTextContents()).toEqual(["default"]);
+    await screenshot(ui.page, "channel-detect-upstream", "en");
+    await ui.page.keyboard.press("Escape");
+    await table.waitFor({ state: "detached" });
   });
 
   test("test all auto-disables a failing channel; its status shows the reason; a second run is refused while one runs", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Locator, Request } from "playwright-core";
-import { registeredUser, signIn, toastText, useConsole } from "./support/console";
+import { registeredUser, ROOT_PASSWORD, screenshot, signIn, toastText, useConsole } from "./support/console";
 
 const ui = useConsole({ rootPage: true });
 
@@ -190,6 +190,46 @@ describe("settings tabs", () => {
     expect(await ui.page.getByTestId("notice").textContent()).toContain("<script>");
     expect(await ui.page.evaluate(() => (window as any).pwned)).toBeUndefined();
     await ui.session.root.put("/api/option/", { key: "SystemName", value: "Tollgate" });
+  });
+});
+
+describe("the section index of a settings tab", () => {
+  test("lists the tab's cards; a click brings that card into view; scrolling moves the highlight", async () => {
+    await openTab("system");
+    const index = ui.page.getByTestId("section-index");
+    const entries = index.locator("[data-section]");
+    const keys = await entries.evaluateAll((els) => els.map((e) => e.getAttribute("data-section")!));
+    const cards = await ui.page
+      .locator("[data-testid=system-tab] section.card[data-testid]")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")!));
+    expect(keys).toEqual(cards);
+    expect(keys.length).toBeGreaterThan(3);
+    const current = (key: string) => index.locator(`[data-section="${key}"][aria-current=location]`);
+    await current(keys[0]!).waitFor();
+
+    const target = keys[3]!;
+    await index.locator(`[data-section="${target}"]`).click();
+    await current(target).waitFor();
+    await screenshot(ui.page, "setting-section-index", "en");
+    const box = (await ui.page.getByTestId(target).boundingBox())!;
+    const viewport = ui.page.viewportSize()!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeLessThan(viewport.height);
+
+    // Scrolling back up by hand moves the highlight to the first card again.
+    await ui.page.mouse.move(400, 400);
+    await ui.page.mouse.wheel(0, -100_000);
+    await current(keys[0]!).waitFor();
+    expect(await index.locator("[aria-current=location]").count()).toBe(1);
+  });
+
+  test("is hidden on a phone, where the cards keep the whole width", async () => {
+    const phone = await ui.session.page({ width: 390, height: 844, language: "en" });
+    await signIn(phone, "root", ROOT_PASSWORD);
+    await phone.goto("/setting?tab=operation");
+    await phone.getByTestId("operation-tab").waitFor();
+    expect(await phone.getByTestId("section-index").isVisible()).toBe(false);
+    await phone.close();
   });
 });
 

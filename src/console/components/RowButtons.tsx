@@ -1,6 +1,8 @@
 import { Trans } from "@lingui/react/macro";
+import { Pencil, Power, PowerOff, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { ConfirmButton } from "./ConfirmButton";
+import { IconLabel } from "./IconLabel";
 
 /** Disable when enabled, else enable. */
 export const StatusToggle = ({ enabled, onClick }: { enabled: boolean; onClick: () => void }) => (
@@ -10,13 +12,23 @@ export const StatusToggle = ({ enabled, onClick }: { enabled: boolean; onClick: 
     data-action={enabled ? "disable" : "enable"}
     onClick={onClick}
   >
-    {enabled ? <Trans>Disable</Trans> : <Trans>Enable</Trans>}
+    {enabled ? (
+      <IconLabel icon={PowerOff}>
+        <Trans>Disable</Trans>
+      </IconLabel>
+    ) : (
+      <IconLabel icon={Power}>
+        <Trans>Enable</Trans>
+      </IconLabel>
+    )}
   </button>
 );
 
 export const EditButton = ({ onClick }: { onClick: () => void }) => (
   <button type="button" className="btn btn-xs btn-primary" data-action="edit" onClick={onClick}>
-    <Trans>Edit</Trans>
+    <IconLabel icon={Pencil}>
+      <Trans>Edit</Trans>
+    </IconLabel>
   </button>
 );
 
@@ -38,6 +50,8 @@ export const DeleteButton = ({
     question={question}
     onConfirm={onConfirm}
   >
-    <Trans>Delete</Trans>
+    <IconLabel icon={Trash2}>
+      <Trans>Delete</Trans>
+    </IconLabel>
   </ConfirmButton>
 );

@@ -167,3 +167,17 @@ export async function deleteLogsByIds(db: Exec, ids: number[], before: number): 
     .executeTakeFirst();
   return Number(result.numDeletedRows ?? 0);
 }
+
+/** The group, time and `other` of the newest `limit` matching rows, newest first. */
+export function newestLogFacts(
+  db: Exec,
+  f: LogFilter,
+  limit: number,
+): Promise<Pick<LogRow, "group" | "created_at" | "other">[]> {
+  return filtered(db, f)
+    .select(["group", "created_at", "other"])
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+}

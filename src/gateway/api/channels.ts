@@ -13,6 +13,7 @@ import { knownModels, modelsByType } from "../../service/channels/models";
 import { editTag, setTagStatus, tagChannels } from "../../service/channels/tags";
 import { offeredChannelTypes } from "../../service/channels/served-types";
 import { updateChannel } from "../../service/channels/update";
+import { detectUpstreamClients } from "../../service/channels/upstream-clients";
 import type { ServiceContext } from "../../service/context";
 import type { Input } from "../../service/input";
 import { Role } from "../../shared/constants";
@@ -63,6 +64,10 @@ export const channelRoutes = (ctx: ServiceContext, upstream = providerUpstream) 
     .get(
       "/api/channel/update_balance/:id",
       withId((actor, id) => updateChannelBalance(ctx, upstream, actor, id)),
+    )
+    .get(
+      "/api/channel/test_upstream/:id",
+      withId((actor, id) => detectUpstreamClients(ctx, actor, id)),
     )
     .get(
       "/api/channel/fetch_models/:id",

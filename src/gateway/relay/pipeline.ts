@@ -282,7 +282,19 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
     ? await admitModelRequest(ctx, caller.user.id, caller.group)
     : undefined;
   const { endpoint, requestId, ip, startedAt, clientHeaders } = call;
-  const s: CallState = { ctx, caller, endpoint, req, requestId, ip, startedAt, clientHeaders, channelsTried: [] };
+  const userAgent = clientHeaders?.get("user-agent") ?? undefined;
+  const s: CallState = {
+    ctx,
+    caller,
+    endpoint,
+    req,
+    requestId,
+    ip,
+    userAgent,
+    startedAt,
+    clientHeaders,
+    channelsTried: [],
+  };
   if (promptCheckOn(ctx)) screenPrompt(s, logFailure);
   const routes = ctx.relay.routes;
   const pinned = caller.pinnedChannelId !== undefined;

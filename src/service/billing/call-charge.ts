@@ -1,5 +1,6 @@
 import type { ServiceContext } from "../context";
 import type { RelayCaller } from "../relay/caller";
+import { clientTypeOf } from "../relay/client-type";
 import { consumeLog } from "../relay/consume-log";
 import { completionBudget, estimatePromptTokens, promptFitsIn, promptParts, type Endpoint } from "../relay/endpoints";
 import { invalidRequest, RelayError } from "../relay/errors";
@@ -28,6 +29,8 @@ export interface ChargedCall {
   };
   requestId: string;
   ip: string;
+  /** The client's User-Agent header ("" or absent when it sent none): the log row names the kind of client. */
+  userAgent?: string;
   startedAt: number;
   /** Every channel tried so far, in order (the log row names them). */
   channelsTried: number[];
@@ -244,6 +247,7 @@ export class CallCharge {
       streamEnd,
       inbound: c.req.inbound?.dialect.name ?? "openai",
       family: this.family,
+      clientType: clientTypeOf(c.userAgent),
       notes: this.notes,
     });
   }

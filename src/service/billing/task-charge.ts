@@ -1,5 +1,6 @@
 import type { ServiceContext } from "../context";
 import type { RelayCaller } from "../relay/caller";
+import { clientTypeOf } from "../relay/client-type";
 import { consumeLog } from "../relay/consume-log";
 import { recordConsumption } from "../stats/record";
 import type { Reservation } from "./book";
@@ -28,6 +29,8 @@ export interface TaskCall {
   platform: string;
   requestId: string;
   ip: string;
+  /** The client's User-Agent: the log row names the kind of client. */
+  userAgent?: string;
   startedAt: number;
 }
 
@@ -82,6 +85,7 @@ export class TaskCharge {
           ip: this.call.ip,
           inbound: platform,
           family: platform,
+          clientType: clientTypeOf(this.call.userAgent),
           notes: { task_id: taskId },
         })
       : null;

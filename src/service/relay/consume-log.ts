@@ -31,6 +31,8 @@ export interface CallRecord {
   inbound: string;
   /** The family of the channel that answered (openai, azure, anthropic, gemini). */
   family: string;
+  /** The kind of client that called (see client-type.ts); absent for calls no client header came with. */
+  clientType?: string;
   /** More facts of the call for `other` (e.g. dropped_tools). */
   notes?: Record<string, unknown>;
 }
@@ -63,6 +65,7 @@ export function consumeLog(r: CallRecord): NewLogRow {
     };
   other.inbound = r.inbound;
   other.family = r.family;
+  if (r.clientType) other.client_type = r.clientType;
   if (r.notes) Object.assign(other, r.notes);
   other.admin_info =
     r.multiKeyIndex === undefined

@@ -52,6 +52,7 @@ describe.each(DIALECTS)("Midjourney-proxy relay on %s", (dialect) => {
       {
         authorization: "Bearer midjourney-proxy",
         "mj-api-secret": r.key,
+        "user-agent": "curl/8.5.0",
       },
     );
     expect(reply.status).toBe(200);
@@ -63,6 +64,8 @@ describe.each(DIALECTS)("Midjourney-proxy relay on %s", (dialect) => {
     const logs = (await r.consumeLogs()).filter((l) => l.model_name === "mj_imagine");
     expect(logs.map((l) => l.quota)).toEqual([IMAGINE, IMAGINE]);
     expect(JSON.parse(logs[0]!.other).task_id).toBe(reply.body.result);
+    // The log row names the kind of client that submitted (detect upstream counts it).
+    expect(JSON.parse(logs[1]!.other).client_type).toBe("curl");
     expect(mj.submissions.at(-1)!.path).toBe("/mj/submit/imagine");
   });
 

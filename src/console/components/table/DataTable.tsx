@@ -2,6 +2,7 @@ import { Trans } from "@lingui/react/macro";
 import { useTable, type Updater } from "@tanstack/react-table";
 import { pagedFeatures, type PagedColumns, type PaginationState, type RowData } from "./paged-table";
 import { Pager } from "./Pager";
+import { pinnedClass } from "./pinned-columns";
 
 interface DataTableProps<Row extends RowData> {
   columns: PagedColumns<Row>;
@@ -46,7 +47,9 @@ export function DataTable<Row extends RowData>({
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => (
-                  <th key={header.id}>{header.isPlaceholder ? null : <table.FlexRender header={header} />}</th>
+                  <th key={header.id} className={pinnedClass(header.column.id)}>
+                    {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                  </th>
                 ))}
               </tr>
             ))}
@@ -55,7 +58,7 @@ export function DataTable<Row extends RowData>({
             {table.getRowModel().rows.map((row) => (
               <tr key={row.id} data-row={row.id}>
                 {row.getAllCells().map((cell) => (
-                  <td key={cell.id}>
+                  <td key={cell.id} className={pinnedClass(cell.column.id)}>
                     <table.FlexRender cell={cell} />
                   </td>
                 ))}

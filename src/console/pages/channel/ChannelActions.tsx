@@ -1,17 +1,20 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import { Copy, FlaskConical, Radar } from "lucide-react";
 import { useState } from "react";
 import { ChannelStatus, type ChannelView } from "../../../shared/channel-types";
 import { api } from "../../api";
+import { IconLabel } from "../../components/IconLabel";
 import { DeleteButton, EditButton, StatusToggle } from "../../components/RowButtons";
 import { PopoverMenu } from "../../components/PopoverMenu";
 import type { RowHandlers } from "../../components/table/use-row-handlers";
 import { toast } from "../../state/toasts";
 import { patchChannel, testChannel } from "./channel-calls";
 import { splitList } from "./channel-list";
+import { UpstreamClientsDialog } from "./UpstreamClientsDialog";
 
 export type ChannelRowHandlers = RowHandlers<ChannelView>;
 
-/** Test (default model, or one from the menu), enable/disable, edit, copy, delete. */
+/** Test (default model, or one from the menu), detect upstream, enable/disable, edit, copy, delete. */
 export function ChannelActions({
   channel,
   onChanged,
@@ -20,6 +23,7 @@ export function ChannelActions({
 }: { channel: ChannelView } & ChannelRowHandlers) {
   const { t } = useLingui();
   const [testing, setTesting] = useState(false);
+  const [detecting, setDetecting] = useState(false);
   const enabled = channel.status === ChannelStatus.Enabled;
 
   const test = async (model?: string) => {
@@ -64,7 +68,13 @@ export function ChannelActions({
           disabled={testing}
           onClick={() => test()}
         >
-          {testing ? <span className="loading loading-spinner loading-xs" /> : <Trans>Test</Trans>}
+          {testing ? (
+            <span className="loading loading-spinner loading-xs" />
+          ) : (
+            <IconLabel icon={FlaskConical}>
+              <Trans>Test</Trans>
+            </IconLabel>
+          )}
         </button>
         <PopoverMenu
           className="btn btn-xs join-item"
@@ -74,10 +84,28 @@ export function ChannelActions({
           testId="test-models"
         />
       </div>
+      <button
+        type="button"
+        className="btn btn-xs btn-square"
+        data-action="detect-upstream"
+        title={t`Detect upstream`}
+        aria-label={t`Detect upstream`}
+        onClick={() => setDetecting(true)}
+      >
+        <Radar size={14} aria-hidden />
+      </button>
+      {detecting && <UpstreamClientsDialog channel={channel} onClose={() => setDetecting(false)} />}
       <StatusToggle enabled={enabled} onClick={toggle} />
       <EditButton onClick={() => onEdit(channel)} />
-      <button type="button" className="btn btn-xs" data-action="copy" onClick={copy}>
-        <Trans>Copy</Trans>
+      <button
+        type="button"
+        className="btn btn-xs btn-square"
+        data-action="copy"
+        title={t`Copy`}
+        aria-label={t`Copy`}
+        onClick={copy}
+      >
+        <Copy size={14} aria-hidden />
       </button>
       <DeleteButton
         title={<Trans>Delete channel</Trans>}

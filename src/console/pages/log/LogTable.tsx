@@ -1,3 +1,4 @@
+import { pinnedClass } from "../../components/table/pinned-columns";
 import { Trans } from "@lingui/react/macro";
 import { functionalUpdate, useTable } from "@tanstack/react-table";
 import { Fragment, type ReactNode } from "react";
@@ -37,7 +38,7 @@ export function LogTable({ columns, rows, total, pagination, onPagination, pageS
           <thead>
             <tr>
               {headers.map((header) => (
-                <th key={header.id}>
+                <th key={header.id} className={pinnedClass(header.column.id)}>
                   <table.FlexRender header={header} />
                 </th>
               ))}
@@ -50,7 +51,7 @@ export function LogTable({ columns, rows, total, pagination, onPagination, pageS
                 <Fragment key={row.id}>
                   <tr data-row={row.id}>
                     {row.getAllCells().map((cell) => (
-                      <td key={cell.id}>
+                      <td key={cell.id} className={pinnedClass(cell.column.id)}>
                         <table.FlexRender cell={cell} />
                       </td>
                     ))}

@@ -1,4 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import { Copy, Eye } from "lucide-react";
+import { IconLabel } from "../../components/IconLabel";
 import { useState } from "react";
 import { api } from "../../api";
 import { DeleteButton, EditButton, StatusToggle } from "../../components/RowButtons";
@@ -31,7 +33,9 @@ export function RedemptionActions({ code, onChanged, onReload, onEdit }: { code:
   return (
     <div className="flex gap-1" data-testid={`redemption-actions-${code.id}`}>
       <button type="button" className="btn btn-xs" data-action="view" onClick={() => setViewing(true)}>
-        <Trans>View</Trans>
+        <IconLabel icon={Eye}>
+          <Trans>View</Trans>
+        </IconLabel>
       </button>
       <button
         type="button"
@@ -39,7 +43,9 @@ export function RedemptionActions({ code, onChanged, onReload, onEdit }: { code:
         data-action="copy-key"
         onClick={() => copyText(code.key, t`Redemption code copied to the clipboard`)}
       >
-        <Trans>Copy</Trans>
+        <IconLabel icon={Copy}>
+          <Trans>Copy</Trans>
+        </IconLabel>
       </button>
       {code.status !== RedemptionStatus.Used && <StatusToggle enabled={unused} onClick={toggle} />}
       {unused && <EditButton onClick={() => onEdit(code)} />}

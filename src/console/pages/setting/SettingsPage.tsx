@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { useSignals } from "@preact/signals-react/runtime";
 import { Link, useSearch } from "wouter";
+import { SectionIndex } from "../../components/SectionIndex";
 import { isRoot } from "../../state/user";
 import { OperationTab } from "./operation/OperationTab";
 import { OtherTab } from "./other/OtherTab";
@@ -45,7 +46,13 @@ export default function SettingsPage() {
           </Link>
         ))}
       </div>
-      <Screen key={active} />
+      {active === "personal" ? (
+        <Screen />
+      ) : (
+        <SectionIndex key={active}>
+          <Screen />
+        </SectionIndex>
+      )}
     </div>
   );
 }

@@ -1,4 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import { Copy, Eye } from "lucide-react";
+import { IconLabel } from "../../components/IconLabel";
 import { useState } from "react";
 import type { TokenView } from "../../../shared/views/token";
 import { api } from "../../api";
@@ -38,10 +40,14 @@ export function TokenActions({ token, onChanged, onReload, onEdit }: { token: To
   return (
     <div className="flex gap-1 items-center" data-testid={`token-actions-${token.id}`}>
       <button type="button" className="btn btn-xs" data-action="view-key" onClick={view}>
-        <Trans>View key</Trans>
+        <IconLabel icon={Eye}>
+          <Trans>View key</Trans>
+        </IconLabel>
       </button>
       <button type="button" className="btn btn-xs" data-action="copy-key" onClick={copy}>
-        <Trans>Copy</Trans>
+        <IconLabel icon={Copy}>
+          <Trans>Copy</Trans>
+        </IconLabel>
       </button>
       <ChatMenu tokenId={token.id} />
       <StatusToggle enabled={enabled} onClick={toggle} />

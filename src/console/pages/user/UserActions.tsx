@@ -1,11 +1,21 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import { type LucideIcon, Pencil, Power, PowerOff, ShieldMinus, ShieldPlus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import type { UserView } from "../../../shared/views/user";
 import { api } from "../../api";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { IconLabel } from "../../components/IconLabel";
 import { toast } from "../../state/toasts";
 import { offeredActions, type ManageAction } from "./admin-user";
 import { useUserLabels } from "./use-user-labels";
+
+const ACTION_ICONS: Record<ManageAction, LucideIcon> = {
+  promote: ShieldPlus,
+  demote: ShieldMinus,
+  enable: Power,
+  disable: PowerOff,
+  delete: Trash2,
+};
 
 interface UserActionsProps {
   user: UserView;
@@ -39,11 +49,13 @@ export function UserActions({ user, onChanged, onEdit }: UserActionsProps) {
           className={`btn btn-xs ${action === "delete" ? "btn-error" : action === "disable" ? "btn-warning" : ""}`}
           onClick={() => (action === "delete" ? setConfirmDelete(true) : manage(action))}
         >
-          {labels.action(action)}
+          <IconLabel icon={ACTION_ICONS[action]}>{labels.action(action)}</IconLabel>
         </button>
       ))}
       <button type="button" className="btn btn-xs btn-primary" data-action="edit" onClick={() => onEdit(user)}>
-        <Trans>Edit</Trans>
+        <IconLabel icon={Pencil}>
+          <Trans>Edit</Trans>
+        </IconLabel>
       </button>
       {confirmDelete && (
         <ConfirmDialog

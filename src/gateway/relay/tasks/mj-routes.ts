@@ -62,6 +62,7 @@ export function mjRoutes(ctx: ServiceContext) {
         channelId: prepared.origin?.channel_id,
         requestId: call.requestId,
         ip: call.ip,
+        userAgent: call.request.headers.get("user-agent") ?? undefined,
         startedAt: call.startedAt,
       });
       const { submission } = taken;

@@ -24,6 +24,7 @@ export interface TaskSubmit {
   channelId?: number;
   requestId: string;
   ip: string;
+  userAgent?: string;
   startedAt: number;
 }
 
@@ -86,7 +87,16 @@ export async function submitTask(s: TaskSubmit): Promise<TakenSubmission> {
   checkModelAllowed(caller.token, s.model);
   const groups = routeGroups(ctx, caller.user, caller.group);
   const charge = await TaskCharge.open(
-    { ctx, caller, model: s.model, platform: s.platform, requestId: s.requestId, ip: s.ip, startedAt: s.startedAt },
+    {
+      ctx,
+      caller,
+      model: s.model,
+      platform: s.platform,
+      requestId: s.requestId,
+      ip: s.ip,
+      userAgent: s.userAgent,
+      startedAt: s.startedAt,
+    },
     groups[0] ?? caller.group,
   );
   const excluded = new Set<number>();

@@ -34,6 +34,7 @@ export function sunoRoutes(ctx: ServiceContext) {
             body: JSON.stringify(body),
             requestId: call.requestId,
             ip: call.ip,
+            userAgent: call.request.headers.get("user-agent") ?? undefined,
             startedAt: call.startedAt,
           });
           await recordTask(ctx, "tasks", {
