@@ -68,19 +68,20 @@ export async function parseInboundRequest(
   if (stream) pivot.stream_options = { include_usage: true };
   const headers = forwarded(request, dialect.native.forwardedHeaders);
   const inbound = { dialect, route, body, raw, headers, notes: dialect.translatedNotes?.(body) };
-  const pivotRaw = JSON.stringify(pivot);
-  return {
+  const relayed: RelayRequest = {
     path: "/v1/chat/completions",
     model,
     stream,
     clientWantsUsage: true,
     json: pivot,
-    raw: pivotRaw,
+    raw: JSON.stringify(pivot),
     inbound,
+    // `raw` as it is when the call is sent: the prompt screen may have rewritten the pivot (masked words) since.
     upstream: (upstreamModel) => ({
-      body: openaiBody(pivot, pivotRaw, upstreamModel),
+      body: openaiBody(pivot, relayed.raw, upstreamModel),
       contentType: "application/json",
       stream,
     }),
   };
+  return relayed;
 }
