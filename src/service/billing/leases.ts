@@ -147,9 +147,18 @@ export class BalanceLeases {
     });
   }
 
+  /**
+   * The lease shrinks here before the database is told: calls hold without waiting (`reserveAtOnce`), so one that
+   * came while the database answered would otherwise hold money already handed back to the other instances.
+   */
   private async giveBack(side: Side, id: number, account: Account, amount: number): Promise<void> {
-    await giveBackLease(this.db, this.holder, SIDES[side], id, amount);
     account.lease -= amount;
+    try {
+      await giveBackLease(this.db, this.holder, SIDES[side], id, amount);
+    } catch (error) {
+      account.lease += amount;
+      throw error;
+    }
   }
 
   /** Another instance's lease fell short: gives back what this one's lease does not hold for calls in flight. */
