@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../src/service/context";
 import { countPartsInSlices } from "../../src/service/billing/estimate";
 import { ENDPOINTS, promptParts } from "../../src/service/relay/endpoints";
 import type { RelayError } from "../../src/service/relay/errors";
+import { newToken, newUser } from "../support/balance-rows";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../support/databases";
 import { openTestContext } from "../support/server";
 
@@ -13,41 +14,11 @@ const longPrompt = (words: number) => Array.from({ length: words }, (_, i) => `w
 
 let names = 0;
 async function newCaller(ctx: ServiceContext, quota: number, tokenRemain?: number): Promise<ChargedCall["caller"]> {
-  const username = `charge-${++names}`;
-  await ctx.db.k
-    .insertInto("users")
-    .values({
-      username,
-      password: "x",
-      aff_code: `c-${username}`,
-      created_at: 1,
-      email: null,
-      access_token_hash: null,
-      deleted_at: null,
-      quota,
-    })
-    .execute();
-  const user = await ctx.db.k
-    .selectFrom("users")
-    .selectAll()
-    .where("username", "=", username)
-    .executeTakeFirstOrThrow();
+  const userId = await newUser(ctx, quota);
+  const user = await ctx.db.k.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirstOrThrow();
   if (tokenRemain === undefined) return { user, token: null, group: "default" };
-  const hash = `charge-h-${names}`;
-  await ctx.db.k
-    .insertInto("tokens")
-    .values({
-      user_id: user.id,
-      key_hash: hash,
-      key_sealed: "",
-      key_masked: "",
-      name: "t",
-      created_time: 1,
-      remain_quota: tokenRemain,
-      deleted_at: null,
-    })
-    .execute();
-  const token = await ctx.db.k.selectFrom("tokens").selectAll().where("key_hash", "=", hash).executeTakeFirstOrThrow();
+  const { id } = await newToken(ctx, userId, tokenRemain);
+  const token = await ctx.db.k.selectFrom("tokens").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   return { user, token, group: "default" };
 }
 
