@@ -291,6 +291,14 @@ export interface QuotaLeasesTable {
   renewed_at: number;
 }
 
+/** A streamed row an import gave another id, its own being taken (see migration 012). */
+export interface ImportRenumberedTable {
+  /** The Tollgate table: logs, tasks or midjourneys. */
+  table_name: string;
+  source_id: number;
+  target_id: number;
+}
+
 export interface Tables {
   users: UsersTable;
   sessions: SessionsTable;
@@ -309,6 +317,7 @@ export interface Tables {
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
   quota_leases: QuotaLeasesTable;
+  import_renumbered: ImportRenumberedTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -52,6 +52,22 @@ describe("tollgate import", () => {
     }
   });
 
+  test("--dry-run --with-logs --since counts the log rows it would carry and those it leaves out", async () => {
+    const fresh = await cliDatabase();
+    try {
+      const since = String(src.data.logsFrom + src.data.logCount - 10);
+      const result = await fresh.run(args("--dry-run", "--with-logs", "--since", since));
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(
+        `logs: 10 to import, 0 already there, 0 skipped (user not imported), 0 renumbered, ${src.data.logCount - 10} older than --since left out`,
+      );
+      expect(result.stdout).toContain("dry run: nothing written");
+      expect((await fresh.json<{ total: number }>(["log", "list"])).total).toBe(0);
+    } finally {
+      fresh.drop();
+    }
+  });
+
   test("--json reports the plan without password hashes or keys", async () => {
     const fresh = await cliDatabase();
     try {

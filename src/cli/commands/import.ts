@@ -62,8 +62,10 @@ function printReport(report: ImportReport): void {
   );
   for (const s of report.streams)
     say(
-      `${s.table}: ${s.imported} imported, ${s.alreadyThere} already there, ${s.skipped} skipped (user not imported), ` +
-        `${s.renumbered} renumbered, ${Math.round(s.read / Math.max(s.seconds, 0.001))} rows/s`,
+      `${s.table}: ${s.imported} ${report.written ? "imported" : "to import"}, ${s.alreadyThere} already there, ` +
+        `${s.skipped} skipped (user not imported), ${s.renumbered} renumbered` +
+        (s.beforeSince > 0 ? `, ${s.beforeSince} older than --since left out` : "") +
+        (report.written ? `, ${Math.round(s.read / Math.max(s.seconds, 0.001))} rows/s` : ""),
     );
   const changing = report.items.some((i) => i.action === "create" || i.action === "update");
   say(report.written ? (changing ? "imported" : "nothing to change") : "dry run: nothing written");
@@ -101,7 +103,7 @@ export function importCommand(command: Command): void {
   command
     .requiredOption("--from <product>", "one-api or new-api")
     .requiredOption("--dsn <dsn>", "the source: a SQLite file, postgres://… or mysql://…")
-    .option("--dry-run", "print the plan and write nothing")
+    .option("--dry-run", "print the plan (with --with-logs: of the logs too) and write nothing")
     .option("--with-logs", "also copy the usage logs and task records, in batches")
     .option("--since <date>", "with --with-logs: only logs from this date (2025-01-31 or unix seconds)")
     .option("--only <sections>", `what to carry, comma-separated: ${SECTIONS.join(",")}`, list)

@@ -22,6 +22,7 @@ const STEPS = {
   "008-quota-leases": step(async () => (await import("./008-quota-leases")).quotaLeases),
   "009-traffic-policy": step(async () => (await import("./009-traffic-policy")).trafficPolicy),
   "010-task-relay": step(async () => (await import("./010-task-relay")).taskRelay),
+  "012-import-renumbered": step(async () => (await import("./012-import-renumbered")).importRenumbered),
 };
 
 /** Versioned, in order; the same schema on every dialect. Never edit a released step: add one. */

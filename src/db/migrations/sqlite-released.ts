@@ -127,4 +127,10 @@ export const SQLITE_RELEASED: readonly (readonly [name: string, statements: read
       'create index "idx_tasks_status" on "tasks" ("status", "id")',
     ],
   ],
+  [
+    "012-import-renumbered",
+    [
+      'create table "import_renumbered" ("table_name" varchar(32) not null, "source_id" bigint not null, "target_id" bigint not null, constraint "pk_import_renumbered" primary key ("table_name", "source_id", "target_id"))',
+    ],
+  ],
 ];

@@ -17,10 +17,11 @@ import {
   tableColumns,
   updateById,
 } from "../../db/queries/imports";
+import type { OptionKey } from "../../shared/option-keys";
 import { rewriteAbilities } from "../channels/abilities";
 import type { ServiceContext } from "../context";
 import { keyedHash } from "../crypto";
-import { refuse } from "../errors";
+import { refuse, ServiceError } from "../errors";
 import { planChannels } from "./channels";
 import { planOptions } from "./options";
 import type { ImportKind, PlanItem } from "./plan";
@@ -43,7 +44,8 @@ export interface ImportRequest {
   withLogs: boolean;
   /** Unix seconds: logs and tasks from then on. */
   since?: number;
-  onProgress?: (label: string, done: number, total: number) => void;
+  /** After each batch of a streamed table: rows read so far, of how many, and the batch's size. */
+  onProgress?: (label: string, done: number, total: number, batch: number) => void;
 }
 
 export interface ImportReport {
@@ -153,10 +155,66 @@ function tellCaches(ctx: ServiceContext, items: PlanItem[]): void {
   if (changed.some((c) => c.kind === "channel")) ctx.changes.emit("channels");
 }
 
+/** Users, channels, tokens, options, codes and top-ups in ONE transaction that also proves the balance unchanged. */
+async function writeAll(
+  ctx: ServiceContext,
+  items: PlanItem[],
+  options: Map<OptionKey, string>,
+  request: ImportRequest,
+  importedUsers: number[],
+  balance: ImportReport["balance"],
+): Promise<void> {
+  try {
+    await inTransaction(ctx.db, async (tx) => {
+      await write(tx, items);
+      await ctx.options.writeIn(tx, options);
+      const channelIds = items.filter((i) => i.kind === "channel" && i.action !== "skip").map((i) => i.targetId!);
+      await rewriteAbilities(tx, channelIds);
+      const after = wanted(request, "users") ? await quotaTotals(tx, importedUsers) : undefined;
+      if (after && (after.quota !== balance.source || after.used !== balance.sourceUsed))
+        refuse(`balance total would change (${balance.source} → ${after.quota}): nothing imported`);
+      balance.after = after?.quota;
+      balance.afterUsed = after?.used;
+    });
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    refuse(`nothing imported, the database is as it was: ${(error as Error).message}`);
+  }
+}
+
+/** Logs, tasks and Midjourney records, batch by batch (on a dry run: counted, not written). */
+async function streamAll(
+  ctx: ServiceContext,
+  src: SourceDb,
+  tables: Map<string, Set<string>>,
+  items: PlanItem[],
+  userIds: IdMap,
+  request: ImportRequest,
+): Promise<StreamResult[]> {
+  const maps = { user_id: userIds, token_id: targetIdsOf(items, "token"), channel_id: targetIdsOf(items, "channel") };
+  const results: StreamResult[] = [];
+  for (const [section, spec] of [
+    ["logs", LOG_STREAM],
+    ["tasks", TASK_STREAM],
+    ["tasks", MIDJOURNEY_STREAM],
+  ] as const) {
+    if (!wanted(request, section) || !tables.has(spec.table)) continue;
+    results.push(
+      await streamTable(ctx, src, spec, maps, {
+        since: request.since,
+        dryRun: request.dryRun,
+        onProgress: (done, total, batch) => request.onProgress?.(spec.table, done, total, batch),
+      }),
+    );
+  }
+  return results;
+}
+
 /**
  * Imports another gateway's database: reads it, plans every row (create / update / unchanged / skip /
  * conflict), refuses on any conflict, then writes users, channels, tokens, options, codes and top-ups in ONE
- * transaction that also proves the balance total unchanged; logs and tasks follow in batches when asked.
+ * transaction that also proves the balance total unchanged; logs and tasks follow in batches when asked (a dry
+ * run plans them too).
  */
 export async function importDatabase(ctx: ServiceContext, request: ImportRequest): Promise<ImportReport> {
   const src = await openChecked(request.dsn);
@@ -237,42 +295,13 @@ export async function importDatabase(ctx: ServiceContext, request: ImportRequest
       streams: [],
       written: false,
     };
-    if (request.dryRun) return report;
-    await inTransaction(ctx.db, async (tx) => {
-      await write(tx, items);
-      await ctx.options.writeIn(tx, options.values);
-      const channelIds = items.filter((i) => i.kind === "channel" && i.action !== "skip").map((i) => i.targetId!);
-      await rewriteAbilities(tx, channelIds);
-      const after = wanted(request, "users") ? await quotaTotals(tx, importedUsers) : undefined;
-      if (after && (after.quota !== balance.source || after.used !== balance.sourceUsed))
-        throw new Error(`balance total would change (${balance.source} → ${after.quota}): nothing imported`);
-      balance.after = after?.quota;
-      balance.afterUsed = after?.used;
-    });
-    report.written = true;
-    ctx.options.remembered(options.values);
-    tellCaches(ctx, items);
-    if (request.withLogs) {
-      const maps = {
-        user_id: userIds,
-        token_id: targetIdsOf(items, "token"),
-        channel_id: targetIdsOf(items, "channel"),
-      };
-      for (const [section, spec] of [
-        ["logs", LOG_STREAM],
-        ["tasks", TASK_STREAM],
-        ["tasks", MIDJOURNEY_STREAM],
-      ] as const) {
-        if (!wanted(request, section) || !tables.has(spec.table)) continue;
-        report.streams.push(
-          await streamTable(ctx, src, spec, maps, {
-            since: request.since,
-            dryRun: false,
-            onProgress: (done, total) => request.onProgress?.(spec.table, done, total),
-          }),
-        );
-      }
+    if (!request.dryRun) {
+      await writeAll(ctx, items, options.values, request, importedUsers, balance);
+      report.written = true;
+      ctx.options.remembered(options.values);
+      tellCaches(ctx, items);
     }
+    if (request.withLogs) report.streams = await streamAll(ctx, src, tables, items, userIds, request);
     return report;
   } finally {
     await src.close();

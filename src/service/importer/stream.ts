@@ -1,7 +1,9 @@
 import { inTransaction } from "../../db/exec";
+import { recordRenumbered, renumberedIds } from "../../db/queries/import-renumbered";
 import { countRows, maxSourceId, readBatch, type SourceDb } from "../../db/foreign/source";
 import { type ImportTable, insertWithIds, maxId, rowsByIds, tableColumns } from "../../db/queries/imports";
 import type { ServiceContext } from "../context";
+import { refuse } from "../errors";
 import { IdAllocator } from "./plan";
 import { type ColumnMaps, desiredRecord } from "./records";
 
@@ -28,7 +30,11 @@ export const TASK_STREAM: StreamSpec = { table: "tasks", identity: ["task_id", "
 
 export interface StreamResult {
   table: string;
+  /** Rows of the source table, and of those the ones older than `--since` (not read). */
+  total: number;
+  beforeSince: number;
   read: number;
+  /** Inserted (on a dry run: that would be). */
   imported: number;
   alreadyThere: number;
   skipped: number;
@@ -42,20 +48,36 @@ export const BATCH_ROWS = 2000;
 const sameRow = (a: Record<string, unknown>, b: Record<string, unknown>, columns: readonly string[]) =>
   columns.every((c) => String(a[c] ?? "") === String(b[c] ?? ""));
 
+export interface StreamOptions {
+  since?: number;
+  dryRun: boolean;
+  /** After each batch: rows read so far, of how many, and the size of the batch just handled. */
+  onProgress?: (done: number, total: number, batch: number) => void;
+}
+
+/**
+ * Copies (or on a dry run, plans) a large table batch by batch. A row is already there when Tollgate holds it
+ * under its source id or under the id it was renumbered to (import_renumbered), with the same identity columns.
+ * Each batch is one transaction (its rows and where renumbered ones went), so a failure keeps the batches
+ * before it and the next run carries on from there without repeating a row.
+ */
 export async function streamTable(
   ctx: ServiceContext,
   src: SourceDb,
   spec: StreamSpec,
   maps: ColumnMaps,
-  options: { since?: number; dryRun: boolean; onProgress?: (done: number, total: number) => void },
+  options: StreamOptions,
 ): Promise<StreamResult> {
   const started = performance.now();
   const since = options.since === undefined ? undefined : { column: spec.timeColumn, at: options.since };
-  const total = await countRows(src, spec.table, since);
+  const total = await countRows(src, spec.table);
+  const inWindow = since ? await countRows(src, spec.table, since) : total;
   const columns = await tableColumns(ctx.db, spec.table);
   const ids = new IdAllocator([], [await maxId(ctx.db, spec.table), await maxSourceId(src, spec.table)]);
   const result: StreamResult = {
     table: spec.table,
+    total,
+    beforeSince: total - inWindow,
     read: 0,
     imported: 0,
     alreadyThere: 0,
@@ -69,17 +91,16 @@ export async function streamTable(
     if (batch.length === 0) break;
     afterId = Number(batch.at(-1)!.id);
     result.read += batch.length;
+    const sourceIds = batch.map((r) => Number(r.id));
+    const moved = await renumberedIds(ctx.db, spec.table, sourceIds);
     const present = new Map(
-      (
-        await rowsByIds(
-          ctx.db,
-          spec.table,
-          batch.map((r) => Number(r.id)),
-          spec.identity,
-        )
-      ).map((r) => [Number(r.id), r]),
+      (await rowsByIds(ctx.db, spec.table, [...sourceIds, ...[...moved.values()].flat()], spec.identity)).map((r) => [
+        Number(r.id),
+        r,
+      ]),
     );
     const rows: Record<string, unknown>[] = [];
+    const moves: [number, number][] = [];
     for (const row of batch) {
       const desired = desiredRecord(row, columns, maps);
       if (!desired) {
@@ -87,19 +108,39 @@ export async function streamTable(
         continue;
       }
       const sourceId = Number(row.id);
-      const there = present.get(sourceId);
-      if (there && sameRow(there, desired, spec.identity)) {
+      const homes = [sourceId, ...(moved.get(sourceId) ?? [])];
+      if (homes.some((id) => present.has(id) && sameRow(present.get(id)!, desired, spec.identity))) {
         result.alreadyThere++;
         continue;
       }
-      const id = there ? ids.take(0) : sourceId;
-      if (there) result.renumbered++;
+      const id = present.has(sourceId) ? ids.take(0) : sourceId;
+      if (id !== sourceId) moves.push([sourceId, id]);
       rows.push({ ...desired, id });
     }
-    if (!options.dryRun && rows.length > 0) await inTransaction(ctx.db, (tx) => insertWithIds(tx, spec.table, rows));
+    if (!options.dryRun && rows.length > 0) await writeBatch(ctx, spec.table, rows, moves, result);
     result.imported += rows.length;
-    options.onProgress?.(result.read, total);
+    result.renumbered += moves.length;
+    options.onProgress?.(result.read, inWindow, batch.length);
   }
   result.seconds = (performance.now() - started) / 1000;
   return result;
+}
+
+async function writeBatch(
+  ctx: ServiceContext,
+  table: ImportTable,
+  rows: Record<string, unknown>[],
+  moves: [number, number][],
+  result: StreamResult,
+): Promise<void> {
+  try {
+    await inTransaction(ctx.db, async (tx) => {
+      await insertWithIds(tx, table, rows);
+      await recordRenumbered(tx, table, moves);
+    });
+  } catch (error) {
+    refuse(
+      `${table}: stopped after ${result.imported} rows were imported (${(error as Error).message}); they stay, and the same import run again carries the rest without repeating a row`,
+    );
+  }
 }

@@ -58,7 +58,24 @@ describe.each(DIALECTS)("import from another gateway on %s", (dialect) => {
         expect(notCarried).not.toContain("param_override");
         expect(notCarried).not.toContain("channel_info");
       }
+      expect(report.streams.find((r) => r.table === "logs")).toMatchObject({
+        total: src.data.logCount,
+        beforeSince: 0,
+        imported: src.data.logCount,
+        skipped: 0,
+      });
+      const recent = await importDatabase(
+        s.ctx,
+        request(src, product, { dryRun: true, since: src.data.logsFrom + src.data.logCount - 10 }),
+      );
+      expect(recent.streams.find((r) => r.table === "logs")).toMatchObject({
+        total: src.data.logCount,
+        beforeSince: src.data.logCount - 10,
+        read: 10,
+        imported: 10,
+      });
       expect(await userCount()).toBe(before);
+      expect(await s.ctx.db.k.selectFrom("logs").select("id").execute()).toEqual([]);
     });
 
     test("imports users, keys, channels, options and codes with the balance total unchanged", async () => {
