@@ -23,7 +23,7 @@ export async function importBench(): Promise<void> {
     const db = source.open();
     const k = db.k as unknown as Kysely<any>;
     await createSchema(k, DIALECT, "one-api");
-    await k.transaction().execute((tx) => fill(tx, "one-api", "http://127.0.0.1:9", ROWS));
+    await k.transaction().execute((tx) => fill(tx, DIALECT, "one-api", "http://127.0.0.1:9", ROWS));
     db.sqliteHandle?.run("PRAGMA journal_mode = DELETE");
     await db.close();
     const ctx = await openServiceContext(loadConfig({ SQL_DSN: target.dsn, SQLITE_PATH: target.sqlitePath }));

@@ -1,4 +1,4 @@
-import type { CreateTableBuilder, Kysely } from "kysely";
+import { type CreateTableBuilder, type Kysely, sql } from "kysely";
 import { createTestDatabase, type TestDatabase } from "./databases";
 import type { DialectName } from "../../src/db/connect";
 
@@ -142,6 +142,8 @@ export interface ForeignData {
   quotaTotal: number;
   usedTotal: number;
   logCount: number;
+  /** Sum of the log rows' quota (row i: logQuota(i)). */
+  logQuotaTotal: number;
   /** created_at of the first log row; row i was written at logsFrom + i. */
   logsFrom: number;
   /** alice's system access token (the old gateway kept it in clear). */
@@ -154,7 +156,13 @@ const fit = (product: Product, table: string, row: Record<string, unknown>) => {
   return Object.fromEntries(Object.entries(row).filter(([n]) => names.has(n)));
 };
 
-export async function fill(k: Kysely<any>, product: Product, upstreamUrl: string, logs = 40): Promise<ForeignData> {
+export async function fill(
+  k: Kysely<any>,
+  dialect: DialectName,
+  product: Product,
+  upstreamUrl: string,
+  logs = 40,
+): Promise<ForeignData> {
   const now = Math.floor(Date.now() / 1000);
   const passwords = { root: "old-root-pass-1", alice: "alice-old-pass", bob: "bob-old-pass-9" };
   const users = [
@@ -321,42 +329,80 @@ export async function fill(k: Kysely<any>, product: Product, upstreamUrl: string
       .values({ id: 1, ...task, mj_id: "mj-1", action: "IMAGINE", prompt: "a cat", code: 1 })
       .execute();
   }
-  await insertLogs(k, product, logs, now);
+  await insertLogs(k, dialect, product, logs, now);
   return {
     passwords,
     keys,
     quotaTotal: users.reduce((s, u) => s + u.quota, 0),
     usedTotal: users.reduce((s, u) => s + u.used_quota, 0),
     logCount: logs,
+    logQuotaTotal: logQuotaSum(0, logs),
     logsFrom: now - logs,
     accessToken: "aliceAccessToken0123456789abcdef",
   };
 }
 
-/** `count` consume logs of alice and bob, in batches so a bench can ask for hundreds of thousands. */
-export async function insertLogs(k: Kysely<any>, product: Product, count: number, now: number): Promise<void> {
-  const BATCH = 500;
-  for (let start = 0; start < count; start += BATCH) {
-    const rows = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) =>
-      fit(product, "logs", {
-        user_id: (start + i) % 2 === 0 ? 2 : 5,
-        created_at: now - count + start + i,
-        type: 2,
-        quota: 150,
-        prompt_tokens: 10,
-        completion_tokens: 20,
-        channel_id: 3,
-        token_id: 1,
-        model_name: "gpt-4o-mini",
-        username: (start + i) % 2 === 0 ? "alice" : "bob",
-        token_name: "laptop",
-        content: "",
-        group: "default",
-        other: "{}",
-      }),
-    );
-    await k.insertInto("logs").values(rows).execute();
-  }
+/** The quota of log row `i` (0-based): varied, so a sum proves every row arrived once. */
+export const logQuota = (i: number) => 100 + (i % 97);
+
+/** Sum of logQuota over rows [from, to). */
+export const logQuotaSum = (from: number, to: number) => {
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += logQuota(i);
+  return sum;
+};
+
+/**
+ * The numbers 0 … count-1 as one SELECT: a generated series on PostgreSQL; elsewhere a recursive count to the cube
+ * root, joined with itself thrice (MariaDB stops a recursion at 1 000 rounds by default).
+ */
+function numbers(dialect: DialectName, count: number): string {
+  if (dialect === "postgres") return `SELECT i FROM generate_series(0, ${count - 1}) AS g(i)`;
+  const side = Math.max(1, Math.ceil(Math.cbrt(count)));
+  return (
+    `WITH RECURSIVE d(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM d WHERE i < ${side - 1}) ` +
+    `SELECT (a.i * ${side} + b.i) * ${side} + c.i AS i FROM d a CROSS JOIN d b CROSS JOIN d c ` +
+    `WHERE (a.i * ${side} + b.i) * ${side} + c.i < ${count}`
+  );
+}
+
+/**
+ * `count` consume logs of alice and bob (ids 1 … count, row i written at now - count + i), made by the database in
+ * ONE statement so a test can ask for a million in seconds.
+ */
+export async function insertLogs(
+  k: Kysely<any>,
+  dialect: DialectName,
+  product: Product,
+  count: number,
+  now: number,
+): Promise<void> {
+  if (count === 0) return;
+  const alice = "i % 2 = 0";
+  const values = fit(product, "logs", {
+    id: "i + 1",
+    user_id: `CASE WHEN ${alice} THEN 2 ELSE 5 END`,
+    created_at: `${now - count} + i`,
+    type: "2",
+    quota: "100 + i % 97",
+    prompt_tokens: "10",
+    completion_tokens: "20",
+    channel_id: "3",
+    token_id: "1",
+    model_name: "'gpt-4o-mini'",
+    username: `CASE WHEN ${alice} THEN 'alice' ELSE 'bob' END`,
+    token_name: "'laptop'",
+    content: "''",
+    group: "'default'",
+    other: "'{}'",
+  }) as Record<string, string>;
+  const quote = (name: string) => (dialect === "mysql" ? `\`${name}\`` : `"${name}"`);
+  const columns = Object.keys(values).map(quote).join(", ");
+  await sql
+    .raw(
+      `INSERT INTO logs (${columns}) SELECT ${Object.values(values).join(", ")} FROM (${numbers(dialect, count)}) AS rows_made`,
+    )
+    .execute(k);
 }
 
 export interface ForeignDatabase {
@@ -377,7 +423,7 @@ export async function createForeignDatabase(
   const db = database.open();
   const k = db.k as unknown as Kysely<any>;
   await createSchema(k, dialect, product);
-  const data = await fill(k, product, upstreamUrl, logs);
+  const data = await fill(k, dialect, product, upstreamUrl, logs);
   if (dialect === "sqlite") db.sqliteHandle!.run("PRAGMA journal_mode = DELETE");
   await db.close();
   return { database, dsn: dialect === "sqlite" ? database.sqlitePath : database.dsn, data };

@@ -1,18 +1,19 @@
 import type { Exec } from "../exec";
-import type { ImportTable } from "./imports";
+import { type ImportTable, whereIdsIn } from "./imports";
 
 /** The ids imported rows of `sourceIds` were given in Tollgate because their own were taken, by source id. */
 export async function renumberedIds(db: Exec, table: ImportTable, sourceIds: number[]): Promise<Map<number, number[]>> {
   const moved = new Map<number, number[]>();
   if (sourceIds.length === 0) return moved;
-  const rows = await db.k
-    .selectFrom("import_renumbered")
-    .select(["source_id", "target_id"])
-    .where("table_name", "=", table)
-    .where("source_id", "in", sourceIds)
-    .execute();
+  const wanted = new Set(sourceIds);
+  const rows = await whereIdsIn(
+    db.k.selectFrom("import_renumbered").select(["source_id", "target_id"]).where("table_name", "=", table),
+    "source_id",
+    sourceIds,
+  ).execute();
   for (const row of rows) {
     const id = Number(row.source_id);
+    if (!wanted.has(id)) continue;
     moved.set(id, [...(moved.get(id) ?? []), Number(row.target_id)]);
   }
   return moved;

@@ -93,12 +93,9 @@ export async function streamTable(
     result.read += batch.length;
     const sourceIds = batch.map((r) => Number(r.id));
     const moved = await renumberedIds(ctx.db, spec.table, sourceIds);
-    const present = new Map(
-      (await rowsByIds(ctx.db, spec.table, [...sourceIds, ...[...moved.values()].flat()], spec.identity)).map((r) => [
-        Number(r.id),
-        r,
-      ]),
-    );
+    const present = new Map<number, Record<string, unknown>>();
+    for (const ids of [sourceIds, [...moved.values()].flat()])
+      for (const r of await rowsByIds(ctx.db, spec.table, ids, spec.identity)) present.set(Number(r.id), r);
     const rows: Record<string, unknown>[] = [];
     const moves: [number, number][] = [];
     for (const row of batch) {
