@@ -310,6 +310,6 @@ export const ZH_MESSAGES: Readonly<Record<string, string>> = {
     "未导入任何数据：有 {0} 个用户与 Tollgate 现有用户冲突：{1}",
   "balance total would change ({0} → {1}): nothing imported": "余额总数将会改变（{0} → {1}）：未导入任何数据",
   "nothing imported, the database is as it was: {0}": "未导入任何数据，数据库保持原样：{0}",
-  "{0}: stopped after {1} rows were imported ({2}); they stay, and the same import run again carries the rest without repeating a row":
-    "{0}：导入 {1} 行后中止（{2}）；已导入的行保留，再次运行同一导入会补齐其余行，不会重复",
+  "{0}: stopped after {1} rows were imported ({2}); they and everything imported before them stay, and the same import run again carries the rest without repeating a row":
+    "{0}：导入 {1} 行后中止（{2}）；这些行及之前导入的一切均保留，再次运行同一导入会补齐其余行，不会重复",
 };

@@ -137,7 +137,7 @@ async function writeBatch(
     });
   } catch (error) {
     refuse(
-      `${table}: stopped after ${result.imported} rows were imported (${(error as Error).message}); they stay, and the same import run again carries the rest without repeating a row`,
+      `${table}: stopped after ${result.imported} rows were imported (${(error as Error).message}); they and everything imported before them stay, and the same import run again carries the rest without repeating a row`,
     );
   }
 }
