@@ -11,6 +11,7 @@ const TABLES = [
   "abilities",
   "account_codes",
   "channels",
+  "import_renumbered",
   "internals",
   "logs",
   "midjourneys",
