@@ -207,6 +207,13 @@ describe("the signed-in home (issue #22)", () => {
     expect(await snippet.textContent()).toContain('wire_api = "responses"');
     await page.click("[data-client=claude-code]");
     expect(await snippet.textContent()).toContain(`ANTHROPIC_BASE_URL=${ui.session.url}`);
+    // Seen in the phone screenshots: a dashed divider on the cards' right edge, code showing through the copy button.
+    const looks = await page.evaluate(() => ({
+      divider: getComputedStyle(document.querySelector("[data-testid=home-balance]")!).borderInlineEndWidth,
+      copy: getComputedStyle(document.querySelector("[data-testid=copy-snippet]")!).backgroundColor,
+    }));
+    expect(looks.divider).toBe("0px");
+    expect(looks.copy).not.toBe("rgba(0, 0, 0, 0)");
     await page.click("[data-testid=copy-snippet]");
     expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`ANTHROPIC_AUTH_TOKEN=${key}`);
   });
