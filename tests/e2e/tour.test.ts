@@ -241,3 +241,22 @@ describe("the playground on a phone (issue #22)", () => {
     expect(await page.inputValue("select[name=model]")).toBe(MODEL);
   });
 });
+
+describe("the header on a phone (found in the en/light screenshots)", () => {
+  test("at 390×844 the language picker's text clears its arrow in both languages", async () => {
+    for (const language of ["en", "zh"] as const) {
+      const page = await ui.session.page({ language, width: 390, height: 844 });
+      await page.goto("/pricing");
+      const room = await page.getByTestId("language").evaluate((select: HTMLSelectElement) => {
+        const style = getComputedStyle(select);
+        const context = document.createElement("canvas").getContext("2d")!;
+        context.font = style.font;
+        const text = context.measureText(select.selectedOptions[0]!.text).width;
+        const inside = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return inside - text;
+      });
+      expect(room, language).toBeGreaterThanOrEqual(0);
+      await page.context().close();
+    }
+  });
+});
