@@ -89,6 +89,7 @@ export const OPTION_KINDS = {
   USDExchangeRate: "float",
   DisplayInCurrencyEnabled: "bool",
   QuotaDisplayCurrency: "choice",
+  RelayErrorLanguage: "choice",
   DisplayTokenStatEnabled: "bool",
   DefaultCollapseSidebar: "bool",
   DemoSiteEnabled: "bool",

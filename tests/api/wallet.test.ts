@@ -194,6 +194,7 @@ describe.each(DIALECTS)("wallet and online payment on %s", (dialect) => {
     test.each([
       ["online top-up is not enabled", [["EpayKey", ""]], 10, "alipay", ONLINE_TOP_UP_DISABLED],
       ["the amount is below MinTopUp", [["MinTopUp", 20]], 19, "alipay", belowMinimum(20)],
+      ["the amount is 0", [], 0, "alipay", belowMinimum(1)],
       ["the method is not in PayMethods", [], 10, "bitcoin", METHOD_UNAVAILABLE],
       ["the method is blank", [], 10, "", METHOD_UNAVAILABLE],
       ["the price is under one cent", [["TopupGroupRatio", { default: 0.0001 }]], 1, "alipay", MONEY_TOO_LOW],

@@ -33,14 +33,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => upstream?.stop());
 
-async function rootPage(width = 1366, height = 900): Promise<Page> {
-  const page = await ui.session.page({ language: "en", width, height });
+async function rootPage(width = 1366, height = 900, language: "en" | "zh" = "en"): Promise<Page> {
+  const page = await ui.session.page({ language, width, height });
   await signIn(page, "root", ROOT_PASSWORD);
   return page;
 }
 
-async function rootLogPage(): Promise<Page> {
-  const page = await rootPage();
+async function rootLogPage(language: "en" | "zh" = "en"): Promise<Page> {
+  const page = await rootPage(1366, 900, language);
   await page.goto("/log");
   await page.locator("[data-testid=log-table] tr[data-row]").nth(8).waitFor();
   await page.locator("[role=alert]").waitFor({ state: "detached" });
@@ -87,6 +87,33 @@ describe("the log screen at 1366×900 as root", () => {
       const header = fit.headers.find((h) => h.text === name);
       expect(header?.right).toBeLessThanOrEqual(fit.window);
     }
+  });
+});
+
+describe("the log screen at 1366×900 in Chinese (found in the zh/dark screenshots)", () => {
+  test("no Chinese word breaks between its characters: headers and type badges keep one line; the table still fits", async () => {
+    const page = await rootLogPage("zh");
+    const found = await page.evaluate(() => {
+      /** How many lines the element's text takes. */
+      const linesOf = (element: Element) => {
+        const tops = new Set<number>();
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const rect of range.getClientRects()) if (rect.width > 0) tops.add(Math.round(rect.top));
+        }
+        return tops.size;
+      };
+      const table = document.querySelector("[data-testid=log-table]")!;
+      const broken = [...table.querySelectorAll("thead th, td .badge")]
+        .filter((element) => /^[\u4e00-\u9fff]+$/.test(element.textContent!.trim()) && linesOf(element) > 1)
+        .map((element) => element.textContent);
+      const frame = table.parentElement!;
+      return { broken, scroll: frame.scrollWidth, client: frame.clientWidth };
+    });
+    expect(found.broken).toEqual([]);
+    expect(found.scroll).toBeLessThanOrEqual(found.client);
   });
 });
 

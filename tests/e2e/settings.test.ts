@@ -56,6 +56,37 @@ describe("settings tabs", () => {
     expect(await option("QuotaForNewUser")).toBe("1234");
   });
 
+  test("operation: the relay error language (issue #22) is saved and worded in both languages; /v1 errors follow it", async () => {
+    const badKey = () =>
+      fetch(`${ui.session.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer sk-${"x".repeat(48)}` },
+        body: "{}",
+      }).then(async (r) => ((await r.json()) as { error: { message: string } }).error.message);
+    expect(await badKey()).toStartWith("invalid API key");
+    await openTab("operation");
+    const card = ui.page.getByTestId("card-general");
+    const select = card.locator("select[name=RelayErrorLanguage]");
+    expect(await select.inputValue()).toBe("en");
+    expect(await select.locator("option").allTextContents()).toEqual(["English", "Chinese"]);
+    await select.selectOption("zh");
+    expect(await save(card)).toEqual({ puts: [{ key: "RelayErrorLanguage", value: "zh" }], toast: "Saved" });
+    expect(await badKey()).toStartWith("无效的 API 密钥");
+
+    const zh = await ui.session.page({ language: "zh" });
+    await signIn(zh, "root", ROOT_PASSWORD);
+    await zh.goto("/setting?tab=operation");
+    const zhSelect = zh.locator("[data-testid=card-general] select[name=RelayErrorLanguage]");
+    expect(await zhSelect.inputValue()).toBe("zh");
+    expect(await zhSelect.locator("option").allTextContents()).toEqual(["英文", "中文"]);
+    expect(await zh.getByText("中转接口（/v1）错误语言").count()).toBe(1);
+    await zh.context().close();
+
+    await select.selectOption("en");
+    await save(card);
+    expect(await badKey()).toStartWith("invalid API key");
+  });
+
   test("saving an unchanged card reports that nothing changed and sends nothing", async () => {
     await openTab("operation");
     expect(await save(ui.page.getByTestId("card-general"), "info")).toEqual({ puts: [], toast: "Nothing changed" });

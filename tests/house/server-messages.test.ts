@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { ZH_MESSAGES } from "../../src/service/i18n/zh";
-import { serverMessages } from "./server-message-sources";
+import { ZH_RELAY_MESSAGES } from "../../src/service/i18n/zh-relay";
+import { relayMessages, serverMessages } from "./server-message-sources";
 
 const ROOT = join(import.meta.dir, "../..");
 
@@ -19,8 +20,18 @@ test("every server message has a Chinese translation in src/service/i18n/zh.ts",
   expect(missing).toEqual([]);
 });
 
+test("every relay error message has a Chinese translation in src/service/i18n/zh-relay.ts (for RelayErrorLanguage zh)", () => {
+  const found = relayMessages(ROOT);
+  expect(found.size).toBeGreaterThan(100);
+  const missing = [...found]
+    .filter(([message]) => ZH_RELAY_MESSAGES[message] === undefined && ZH_MESSAGES[message] === undefined)
+    .map(([message, where]) => `  ${JSON.stringify(message)}: "…", // ${where}`);
+  if (missing.length > 0) console.error(`Add to src/service/i18n/zh-relay.ts:\n${missing.join("\n")}`);
+  expect(missing).toEqual([]);
+});
+
 test("a translation uses only the placeholders of its English message and is never empty", () => {
-  const wrong = Object.entries(ZH_MESSAGES).filter(([english, chinese]) => {
+  const wrong = Object.entries({ ...ZH_MESSAGES, ...ZH_RELAY_MESSAGES }).filter(([english, chinese]) => {
     const allowed = new Set(english.match(/\{\d+\}/g) ?? []);
     return !chinese.trim() || (chinese.match(/\{\d+\}/g) ?? []).some((p) => !allowed.has(p));
   });

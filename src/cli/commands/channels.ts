@@ -9,7 +9,9 @@ import type { ChannelView } from "../../service/channels/view";
 import type { ServiceContext } from "../../service/context";
 import { refuse } from "../../service/errors";
 import { testChannel, testChannels } from "../../service/relay/channel-tests";
+import { quotaDisplayFor } from "../../service/quota-text";
 import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
+import { formatMoney } from "../../shared/quota-format";
 import { asRoot } from "../context";
 import { jsonFlag, listing, readStdin, sub, type ListFlags } from "../define";
 import { allChannels, channelIdOf } from "../lookup";
@@ -29,6 +31,7 @@ import {
   usage,
 } from "../output";
 import { progress } from "../progress";
+import { withQuotaText } from "../quota-cells";
 
 const COLUMNS: Column<ChannelView>[] = [
   { header: "ID", value: (c) => c.id, right: true },
@@ -176,7 +179,8 @@ export function channelCommands(channel: Command): void {
           };
           emit(shown, flags.json, () =>
             printRecord({
-              ...shown,
+              ...withQuotaText(shown, ["used_quota"], quotaDisplayFor(ctx)),
+              balance: formatMoney(shown.balance, quotaDisplayFor(ctx)),
               type: `${shown.type} (${channelTypeName(shown.type)})`,
               status: nameOf(CHANNEL_STATUS_NAMES, shown.status),
             }),

@@ -2,24 +2,27 @@ import type { Command } from "commander";
 import { listLogs } from "../../service/logs/list";
 import { logStat } from "../../service/logs/stat";
 import type { LogView } from "../../service/logs/view";
+import { quotaDisplayFor } from "../../service/quota-text";
 import { LogType } from "../../shared/constants";
+import type { QuotaDisplay } from "../../shared/quota-format";
 import { asRoot } from "../context";
 import { jsonFlag, listing, sub, type ListFlags } from "../define";
 import { nameOf, timeText, unixTimeOf } from "../names";
+import { quotaColumn, withQuotaText } from "../quota-cells";
 import { action, emit, printPageFooter, printRecord, printTable, type Column } from "../output";
 
 const TYPE_NAMES: Record<number, string> = Object.fromEntries(
   Object.entries(LogType).map(([name, value]) => [value, name.toLowerCase()]),
 );
 
-const COLUMNS: Column<LogView>[] = [
+const columns = (display: QuotaDisplay): Column<LogView>[] => [
   { header: "TIME", value: (l) => timeText(l.created_at), fixed: true },
   { header: "TYPE", value: (l) => nameOf(TYPE_NAMES, l.type) },
   { header: "USER", value: (l) => l.username },
   { header: "TOKEN", value: (l) => l.token_name },
   { header: "MODEL", value: (l) => l.model_name },
   { header: "CH", value: (l) => l.channel || "", right: true },
-  { header: "QUOTA", value: (l) => l.quota, right: true },
+  quotaColumn("QUOTA", (l) => l.quota, display),
   { header: "IN", value: (l) => l.prompt_tokens, right: true },
   { header: "OUT", value: (l) => l.completion_tokens, right: true },
   { header: "CONTENT", value: (l) => l.content },
@@ -78,7 +81,7 @@ export function logCommands(log: Command): void {
       asRoot(async (ctx, root) => {
         const page = await listLogs(ctx, root, "all", queryOf(flags), { page: flags.page, pageSize: flags.pageSize });
         emit(page, flags.json, () => {
-          printTable(page.items, COLUMNS);
+          printTable(page.items, columns(quotaDisplayFor(ctx)));
           printPageFooter(page);
         });
       }),
@@ -98,7 +101,7 @@ export function logCommands(log: Command): void {
     action(async (flags: FilterFlags & { json?: boolean }) =>
       asRoot(async (ctx, root) => {
         const stat = await logStat(ctx, root, "all", queryOf(flags));
-        emit(stat, flags.json, () => printRecord(stat));
+        emit(stat, flags.json, () => printRecord(withQuotaText(stat, ["quota"], quotaDisplayFor(ctx))));
       }),
     ),
   );

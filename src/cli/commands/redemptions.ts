@@ -5,16 +5,19 @@ import { listRedemptions } from "../../service/redemptions/list";
 import { RedemptionStatus } from "../../service/redemptions/status";
 import { updateRedemption } from "../../service/redemptions/update";
 import type { RedemptionView } from "../../service/redemptions/view";
+import { quotaDisplayFor } from "../../service/quota-text";
+import type { QuotaDisplay } from "../../shared/quota-format";
 import { asRoot } from "../context";
 import { jsonFlag, listing, sub, type ListFlags } from "../define";
 import { REDEMPTION_STATUS_NAMES, nameOf, timeText, unixTimeOf } from "../names";
+import { quotaColumn } from "../quota-cells";
 import { action, emit, integer, printPageFooter, printTable, say, type Column } from "../output";
 
-const COLUMNS: Column<RedemptionView>[] = [
+const columns = (display: QuotaDisplay): Column<RedemptionView>[] => [
   { header: "ID", value: (r) => r.id, right: true },
   { header: "NAME", value: (r) => r.name },
   { header: "STATUS", value: (r) => nameOf(REDEMPTION_STATUS_NAMES, r.status) },
-  { header: "QUOTA", value: (r) => r.quota, right: true },
+  quotaColumn("QUOTA", (r) => r.quota, display),
   { header: "KEY", value: (r) => r.key },
   { header: "EXPIRES", value: (r) => timeText(r.expired_time) },
 ];
@@ -59,7 +62,7 @@ export function redemptionCommands(redemption: Command): void {
             pageSize: flags.pageSize,
           });
           emit(page, flags.json, () => {
-            printTable(page.items, COLUMNS);
+            printTable(page.items, columns(quotaDisplayFor(ctx)));
             printPageFooter(page);
           });
         }),

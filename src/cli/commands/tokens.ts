@@ -9,19 +9,22 @@ import { revealKey } from "../../service/tokens/reveal";
 import { TokenStatus } from "../../service/tokens/status";
 import { updateToken } from "../../service/tokens/update";
 import type { TokenView } from "../../service/tokens/view";
+import { quotaDisplayFor } from "../../service/quota-text";
+import type { QuotaDisplay } from "../../shared/quota-format";
 import { asRoot } from "../context";
 import { jsonFlag, listing, sub, type ListFlags } from "../define";
 import { ownerOf, tokenIdOf } from "../lookup";
+import { quotaColumn, withQuotaText } from "../quota-cells";
 import { TOKEN_STATUS_NAMES, nameOf, timeText, unixTimeOf } from "../names";
 import { action, emit, integer, list, printPageFooter, printRecord, printTable, say, type Column } from "../output";
 
-const COLUMNS: Column<TokenView>[] = [
+const columns = (display: QuotaDisplay): Column<TokenView>[] => [
   { header: "ID", value: (t) => t.id, right: true },
   { header: "NAME", value: (t) => t.name },
   { header: "STATUS", value: (t) => nameOf(TOKEN_STATUS_NAMES, t.status) },
   { header: "KEY", value: (t) => t.key },
-  { header: "REMAIN", value: (t) => (t.unlimited_quota ? "unlimited" : t.remain_quota), right: true },
-  { header: "USED", value: (t) => t.used_quota, right: true },
+  quotaColumn("REMAIN", (t) => (t.unlimited_quota ? "unlimited" : t.remain_quota), display),
+  quotaColumn("USED", (t) => t.used_quota, display),
   { header: "EXPIRES", value: (t) => timeText(t.expired_time) },
   { header: "GROUP", value: (t) => t.group },
 ];
@@ -86,7 +89,7 @@ export function tokenCommands(token: Command): void {
             pageSize: flags.pageSize,
           });
           emit(page, flags.json, () => {
-            printTable(page.items, COLUMNS);
+            printTable(page.items, columns(quotaDisplayFor(ctx)));
             printPageFooter(page);
           });
         }),
@@ -104,7 +107,7 @@ export function tokenCommands(token: Command): void {
         const shown = await getToken(ctx, owner, await tokenIdOf(ctx, owner, ref));
         emit(shown, flags.json, () =>
           printRecord({
-            ...shown,
+            ...withQuotaText(shown, ["remain_quota", "used_quota"], quotaDisplayFor(ctx)),
             status: nameOf(TOKEN_STATUS_NAMES, shown.status),
             expired_time: timeText(shown.expired_time),
           }),

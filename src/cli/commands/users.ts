@@ -3,29 +3,32 @@ import { createUserAsAdmin, getUser, listUsers } from "../../service/users/admin
 import { manageUser } from "../../service/users/admin-manage";
 import { updateUserAsAdmin } from "../../service/users/admin-update";
 import type { UserView } from "../../service/users/dto";
+import { quotaDisplayFor, quotaText } from "../../service/quota-text";
+import type { QuotaDisplay } from "../../shared/quota-format";
 import { asRoot } from "../context";
 import { jsonFlag, listing, readStdin, sub, type ListFlags } from "../define";
 import { userIdOf } from "../lookup";
+import { quotaColumn, withQuotaText } from "../quota-cells";
 import { ROLE_NAMES, USER_STATUS_NAMES, nameOf, timeText } from "../names";
 import { action, emit, integer, printPageFooter, printRecord, printTable, say, usage, type Column } from "../output";
 
 const statusText = (user: UserView) => (user.DeletedAt ? "deleted" : nameOf(USER_STATUS_NAMES, user.status));
 
-const COLUMNS: Column<UserView>[] = [
+const columns = (display: QuotaDisplay): Column<UserView>[] => [
   { header: "ID", value: (u) => u.id, right: true },
   { header: "USERNAME", value: (u) => u.username },
   { header: "DISPLAY NAME", value: (u) => u.display_name },
   { header: "ROLE", value: (u) => nameOf(ROLE_NAMES, u.role) },
   { header: "STATUS", value: statusText },
   { header: "GROUP", value: (u) => u.group },
-  { header: "QUOTA", value: (u) => u.quota, right: true },
-  { header: "USED", value: (u) => u.used_quota, right: true },
+  quotaColumn("QUOTA", (u) => u.quota, display),
+  quotaColumn("USED", (u) => u.used_quota, display),
 ];
 
-const showUser = (user: UserView, json?: boolean) =>
+const showUser = (user: UserView, display: QuotaDisplay, json?: boolean) =>
   emit(user, json, () =>
     printRecord({
-      ...user,
+      ...withQuotaText(user, ["quota", "used_quota"], display),
       role: nameOf(ROLE_NAMES, user.role),
       status: statusText(user),
       created_at: timeText(user.created_at),
@@ -102,7 +105,7 @@ export function userCommands(user: Command): void {
             pageSize: flags.pageSize,
           });
           emit(page, flags.json, () => {
-            printTable(page.items, COLUMNS);
+            printTable(page.items, columns(quotaDisplayFor(ctx)));
             printPageFooter(page);
           });
         }),
@@ -111,7 +114,9 @@ export function userCommands(user: Command): void {
 
   jsonFlag(sub(user, "show <user>", "show one user (by id or username)", "tollgate user show alice --json")).action(
     action(async (ref: string, flags: { json?: boolean }) =>
-      asRoot(async (ctx, root) => showUser(await getUser(ctx, root, await userIdOf(ctx, root, ref)), flags.json)),
+      asRoot(async (ctx, root) =>
+        showUser(await getUser(ctx, root, await userIdOf(ctx, root, ref)), quotaDisplayFor(ctx), flags.json),
+      ),
     ),
   );
 
@@ -195,7 +200,7 @@ export function userCommands(user: Command): void {
           const id = await userIdOf(ctx, root, ref);
           await manageUser(ctx, root, { id, action: "add_quota", value: units, mode: flags.mode });
           const { quota } = await getUser(ctx, root, id);
-          emit({ id, quota }, flags.json, () => say(`user ${ref}: balance ${quota}`));
+          emit({ id, quota }, flags.json, () => say(`user ${ref}: balance ${quotaText(ctx, quota)}`));
         }),
       ),
     );

@@ -12,6 +12,7 @@ import { parseInboundRequest } from "./inbound-request";
 import { runRelay } from "./pipeline";
 import { newRequestId } from "./request-id";
 import { relayErrorResponse } from "./respond";
+import { relayErrorLanguage } from "../../service/relay/error-language";
 
 type Server = Parameters<typeof clientIp>[1];
 
@@ -90,7 +91,7 @@ export function dialectCall(ctx: ServiceContext) {
       const endpoint = { kind: "chat", streams: true } as const;
       return await runRelay({ ctx, caller, endpoint, req, requestId, ip, startedAt, clientHeaders: request.headers });
     } catch (error) {
-      return relayErrorResponse(error, requestId, dialect.errorBody);
+      return relayErrorResponse(error, requestId, relayErrorLanguage(ctx), dialect.errorBody);
     }
   };
 }

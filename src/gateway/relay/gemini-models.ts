@@ -8,6 +8,7 @@ import { geminiDialect } from "./dialects/gemini";
 import { geminiModel, geminiModelList } from "./dialects/gemini/models";
 import { newRequestId } from "./request-id";
 import { relayErrorResponse } from "./respond";
+import { relayErrorLanguage } from "../../service/relay/error-language";
 
 type Server = Parameters<typeof clientIp>[1];
 
@@ -33,7 +34,7 @@ export function geminiModelAnswers(ctx: ServiceContext) {
         headers: { "content-type": "application/json", "x-tollgate-request-id": requestId },
       });
     } catch (error) {
-      return relayErrorResponse(error, requestId, geminiDialect.errorBody);
+      return relayErrorResponse(error, requestId, relayErrorLanguage(ctx), geminiDialect.errorBody);
     }
   };
   return {

@@ -18,6 +18,7 @@ import { relayErrorResponse } from "./respond";
 import { storedResponseRoutes } from "./responses-by-id";
 import { mjRoutes } from "./tasks/mj-routes";
 import { sunoRoutes } from "./tasks/suno-routes";
+import { relayErrorLanguage } from "../../service/relay/error-language";
 
 type Server = Parameters<typeof clientIp>[1];
 
@@ -48,7 +49,7 @@ function relayCall(ctx: ServiceContext): RelayCall {
       const clientHeaders = request.headers;
       return await runRelay({ ctx, caller: who, endpoint, req, requestId, ip, startedAt, clientHeaders });
     } catch (error) {
-      const reply = relayErrorResponse(error, requestId);
+      const reply = relayErrorResponse(error, requestId, relayErrorLanguage(ctx));
       ctx.relay.metrics.failed(endpoint.kind, reply.status);
       return reply;
     }
@@ -105,7 +106,7 @@ export function relayRoutes(ctx: ServiceContext) {
         ),
       )
       .then(async (caller) => jsonReply(await work(caller, requestId), requestId))
-      .catch((error) => relayErrorResponse(error, requestId));
+      .catch((error) => relayErrorResponse(error, requestId, relayErrorLanguage(ctx)));
   };
 
   let app = new Elysia();
@@ -132,7 +133,7 @@ export function relayRoutes(ctx: ServiceContext) {
         const caller = await playgroundCaller(ctx, user.id, group);
         return await call(request, server, "/v1/chat/completions", endpoint, caller);
       } catch (error) {
-        return relayErrorResponse(error, requestId);
+        return relayErrorResponse(error, requestId, relayErrorLanguage(ctx));
       }
     })
     .get("/v1/models", ({ request, server }) =>

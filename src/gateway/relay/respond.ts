@@ -1,5 +1,6 @@
 import { RelayError } from "../../service/relay/errors";
 import { ServiceError } from "../../service/errors";
+import { type MessageLanguage, translateMessage } from "../../service/i18n/translate";
 import { isTooDeep, TOO_DEEP_MESSAGE } from "../http/too-deep";
 import type { DialectErrorFacts } from "./dialects/types";
 
@@ -7,11 +8,12 @@ const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
 /**
  * An error in OpenAI's shape: {error:{message, type, param, code}} with the request id in the message; or in
- * another dialect's shape (`shape`), with the same status.
+ * another dialect's shape (`shape`), with the same status. The message is in `language` (RelayErrorLanguage).
  */
 export function relayErrorResponse(
   error: unknown,
   requestId: string,
+  language: MessageLanguage,
   shape?: (facts: DialectErrorFacts) => unknown,
 ): Response {
   let status = 500;
@@ -35,7 +37,8 @@ export function relayErrorResponse(
   } else {
     console.error("[relay] unexpected error:", error instanceof Error ? error.message : error);
   }
-  message = `${message} (request id: ${requestId})`;
+  message = translateMessage(message, language);
+  message = language === "zh" ? `${message}（请求 ID：${requestId}）` : `${message} (request id: ${requestId})`;
   const body = shape ? shape({ status, message, type, code }) : { error: { message, type, param: "", code } };
   return new Response(JSON.stringify(body), { status, headers });
 }

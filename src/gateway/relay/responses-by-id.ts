@@ -19,6 +19,7 @@ import { providerFor } from "./providers/registry";
 import { newRequestId } from "./request-id";
 import { relayErrorResponse } from "./respond";
 import { forgetReply, storedReply } from "./stored-replies";
+import { relayErrorLanguage } from "../../service/relay/error-language";
 
 type Server = Parameters<typeof clientIp>[1];
 
@@ -128,7 +129,7 @@ export function storedResponseRoutes(ctx: ServiceContext) {
       const ip = clientIp(request, server, ctx.config.trustProxy);
       return await work(await authenticateRelayKey(ctx, request.headers.get("authorization"), ip), requestId);
     } catch (error) {
-      return relayErrorResponse(error, requestId);
+      return relayErrorResponse(error, requestId, relayErrorLanguage(ctx));
     }
   };
   const byId =

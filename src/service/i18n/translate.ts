@@ -1,10 +1,14 @@
 import { ZH_MESSAGES } from "./zh";
+import { ZH_RELAY_MESSAGES } from "./zh-relay";
 
 /** The languages the product speaks; messages are written in English, Chinese is the fallback for people. */
 export const MESSAGE_LANGUAGES = ["zh", "en"] as const;
 export type MessageLanguage = (typeof MESSAGE_LANGUAGES)[number];
 
-const CATALOGS: Record<MessageLanguage, Readonly<Record<string, string>>> = { zh: ZH_MESSAGES, en: {} };
+const CATALOGS: Record<MessageLanguage, Readonly<Record<string, string>>> = {
+  zh: { ...ZH_RELAY_MESSAGES, ...ZH_MESSAGES },
+  en: {},
+};
 
 interface Template {
   pattern: RegExp;

@@ -141,6 +141,7 @@ const OPTION_RULES = {
   USDExchangeRate: float(7.3),
   DisplayInCurrencyEnabled: bool(true),
   QuotaDisplayCurrency: { kind: "choice", default: "USD", choices: DISPLAY_CURRENCIES },
+  RelayErrorLanguage: { kind: "choice", default: "en", choices: ["en", "zh"] },
   DisplayTokenStatEnabled: bool(true),
   DefaultCollapseSidebar: bool(false),
   DemoSiteEnabled: bool(false),

@@ -7,7 +7,7 @@ export function LanguageSwitch() {
   const { t } = useLingui();
   return (
     <select
-      className="select select-sm select-ghost w-24 max-tablet:w-20"
+      className="select select-sm select-ghost w-24 max-tablet:w-22"
       aria-label={t`Language`}
       data-testid="language"
       value={language.value}

@@ -93,7 +93,7 @@ export function ConnectClient({ models }: { models: string[] }) {
           </pre>
           <button
             type="button"
-            className="btn btn-sm btn-ghost absolute top-1 right-1"
+            className="btn btn-sm btn-ghost bg-base-200 absolute top-1 right-1"
             aria-label={t`Copy`}
             title={t`Copy`}
             data-testid="copy-snippet"

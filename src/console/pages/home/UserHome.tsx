@@ -27,7 +27,7 @@ function Stat({
   children?: ReactNode;
 }) {
   return (
-    <div className="stat bg-base-100 rounded-box shadow" data-testid={testId}>
+    <div className="stat bg-base-100 rounded-box shadow border-0" data-testid={testId}>
       <div className="stat-figure text-primary">{icon}</div>
       <div className="stat-title">{title}</div>
       <div className="stat-value text-2xl" data-testid={`${testId}-value`}>

@@ -34,7 +34,10 @@ export function LogTable({ columns, rows, total, pagination, onPagination, pageS
     <div className="flex flex-col gap-2">
       <div className="overflow-x-auto bg-base-100 rounded-box shadow">
         {/* table-xs and wrapping cells keep all fourteen of an admin's columns within 1366 px (issue #22). */}
-        <table className="table table-xs [&_th]:whitespace-normal [&_th]:align-bottom" data-testid="log-table">
+        <table
+          className="table table-xs [&_th]:whitespace-normal [&_th]:[word-break:keep-all] [&_th]:align-bottom"
+          data-testid="log-table"
+        >
           <thead>
             <tr>
               {headers.map((header) => (

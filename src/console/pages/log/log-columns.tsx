@@ -17,10 +17,14 @@ interface LogColumnsOptions {
   onUser: (entry: LogView) => void;
 }
 
-/** A name as a badge that wraps (long model and channel names would otherwise widen the whole table). */
+/** A name as a badge that wraps between words, a Chinese word kept whole (long names would otherwise widen the table). */
 const badge = (text: string, extra = "badge-outline") =>
   text ? (
-    <span className={`badge badge-sm ${extra} h-auto max-w-40 [overflow-wrap:break-word] text-left`}>{text}</span>
+    <span
+      className={`badge badge-sm ${extra} h-auto max-w-40 [word-break:keep-all] [overflow-wrap:break-word] text-left`}
+    >
+      {text}
+    </span>
   ) : null;
 const counted = (entry: LogView, value: number) => (entry.type === 2 ? value : "");
 

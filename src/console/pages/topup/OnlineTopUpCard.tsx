@@ -44,7 +44,7 @@ export function OnlineTopUpCard() {
           className="input w-full"
           type="number"
           name="amount"
-          min={1}
+          min={minimum}
           step={1}
           value={amount}
           onChange={(e) => setAmount(e.currentTarget.value)}

@@ -14,6 +14,7 @@ import { submitTask } from "./submit";
 import { idsOf, jsonObjectBody, RAW_BODY, taskRoute, type TaskCallContext } from "./task-route";
 import { callTaskUpstream } from "./upstream-call";
 import { proxyImage } from "./image-proxy";
+import { relayErrorLanguage } from "../../../service/relay/error-language";
 
 /** midjourney-proxy's codes for our refusals: 4 a bad request, 3 not found, 30 saturated, 9 anything else. */
 function mjCode(facts: DialectErrorFacts): number {
@@ -128,7 +129,7 @@ export function mjRoutes(ctx: ServiceContext) {
       if (!url) throw notFound(params.id);
       return await proxyImage(ctx, url);
     } catch (error) {
-      return relayErrorResponse(error, requestId, mjErrorShape);
+      return relayErrorResponse(error, requestId, relayErrorLanguage(ctx), mjErrorShape);
     }
   });
 }

@@ -5,6 +5,7 @@ import { clientIp } from "../../http/client-ip";
 import type { DialectErrorFacts } from "../dialects/types";
 import { newRequestId } from "../request-id";
 import { relayErrorResponse } from "../respond";
+import { relayErrorLanguage } from "../../../service/relay/error-language";
 
 type Server = Parameters<typeof clientIp>[1];
 
@@ -42,7 +43,7 @@ export function taskRoute(
         headers: { "content-type": "application/json", "x-tollgate-request-id": requestId },
       });
     } catch (error) {
-      return relayErrorResponse(error, requestId, shape);
+      return relayErrorResponse(error, requestId, relayErrorLanguage(ctx), shape);
     }
   };
 }

@@ -38,6 +38,15 @@ export function useOperationCards(): CardSpec[] {
             { value: "CNY", label: t`Yuan (¥, at the USD exchange rate)` },
           ],
         },
+        {
+          key: "RelayErrorLanguage",
+          kind: "select",
+          label: t`Relay (/v1) error language`,
+          options: [
+            { value: "en", label: t`English` },
+            { value: "zh", label: t`Chinese` },
+          ],
+        },
         { key: "DisplayTokenStatEnabled", kind: "switch", label: t`Show token statistics` },
         { key: "DefaultCollapseSidebar", kind: "switch", label: t`Collapse the side menu by default` },
         { key: "DemoSiteEnabled", kind: "switch", label: t`Demo site mode` },
