@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { type BucketCell, type CountCell, TalliedCounter, TalliedHistogram } from "./tallies";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
@@ -21,67 +22,72 @@ export interface SettledCall {
   quota: number;
 }
 
+/** The cells a settled call adds to, kept per endpoint, model and channel. */
+interface SettledCells {
+  requests: CountCell;
+  duration: BucketCell;
+  firstByte: BucketCell;
+  promptTokens: CountCell;
+  completionTokens: CountCell;
+  quota: CountCell;
+}
+
 /**
- * The relay's Prometheus metrics. Counters and histograms are updated where a call ends (a few label lookups
- * per call); gauges are read only when /metrics is scraped.
+ * The relay's Prometheus metrics. A settled call adds to the cells of its labels, found with one lookup (the
+ * metrics every call updates are tallies, see tallies.ts); gauges are read only when /metrics is scraped.
  */
 export class RelayMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<"endpoint" | "model" | "channel" | "status">;
+  private readonly requests: TalliedCounter;
   private readonly errors: Counter<"endpoint" | "status">;
-  private readonly duration: Histogram<"endpoint" | "model" | "channel">;
-  private readonly firstByte: Histogram<"model" | "channel">;
-  private readonly tokens: Counter<"model" | "channel" | "kind">;
-  private readonly quota: Counter<"model" | "channel">;
+  private readonly duration: TalliedHistogram;
+  private readonly firstByte: TalliedHistogram;
+  private readonly tokens: TalliedCounter;
+  private readonly quota: TalliedCounter;
+  private readonly settledCells = new Map<string, SettledCells>();
   readonly flushes: Histogram;
   private readonly upstreamFailures: Counter<"channel" | "status">;
 
   constructor(sources: GaugeSources) {
     const registers = [this.registry];
-    this.requests = new Counter({
-      name: "tollgate_relay_requests_total",
-      help: "Relayed calls by endpoint, model, channel and HTTP status (failures refused before a channel: channel 0)",
-      labelNames: ["endpoint", "model", "channel", "status"],
-      registers,
-    });
+    this.requests = new TalliedCounter(
+      "tollgate_relay_requests_total",
+      "Relayed calls by endpoint, model, channel and HTTP status (failures refused before a channel: channel 0)",
+      ["endpoint", "model", "channel", "status"],
+    ).registerIn(this.registry);
     this.errors = new Counter({
       name: "tollgate_relay_errors_total",
       help: "Relayed calls answered with an error, by endpoint and HTTP status",
       labelNames: ["endpoint", "status"],
       registers,
     });
-    this.duration = new Histogram({
-      name: "tollgate_relay_request_duration_seconds",
-      help: "Duration of settled calls, request to last byte, by endpoint, model and channel",
-      labelNames: ["endpoint", "model", "channel"],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
-    this.firstByte = new Histogram({
-      name: "tollgate_upstream_first_byte_seconds",
-      help: "Time from the request to the upstream's first response byte, by model and channel",
-      labelNames: ["model", "channel"],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
+    this.duration = new TalliedHistogram(
+      "tollgate_relay_request_duration_seconds",
+      "Duration of settled calls, request to last byte, by endpoint, model and channel",
+      ["endpoint", "model", "channel"],
+      LATENCY_BUCKETS,
+    ).registerIn(this.registry);
+    this.firstByte = new TalliedHistogram(
+      "tollgate_upstream_first_byte_seconds",
+      "Time from the request to the upstream's first response byte, by model and channel",
+      ["model", "channel"],
+      LATENCY_BUCKETS,
+    ).registerIn(this.registry);
     this.upstreamFailures = new Counter({
       name: "tollgate_upstream_failures_total",
       help: "Upstream attempts that failed, by channel and upstream status (0: unreachable or timed out)",
       labelNames: ["channel", "status"],
       registers,
     });
-    this.tokens = new Counter({
-      name: "tollgate_tokens_billed_total",
-      help: "Tokens billed, by model, channel and kind (prompt, completion)",
-      labelNames: ["model", "channel", "kind"],
-      registers,
-    });
-    this.quota = new Counter({
-      name: "tollgate_quota_billed_total",
-      help: "Quota billed, by model and channel",
-      labelNames: ["model", "channel"],
-      registers,
-    });
+    this.tokens = new TalliedCounter(
+      "tollgate_tokens_billed_total",
+      "Tokens billed, by model, channel and kind (prompt, completion)",
+      ["model", "channel", "kind"],
+    ).registerIn(this.registry);
+    this.quota = new TalliedCounter("tollgate_quota_billed_total", "Quota billed, by model and channel", [
+      "model",
+      "channel",
+    ]).registerIn(this.registry);
     this.flushes = new Histogram({
       name: "tollgate_billing_flush_seconds",
       help: "Duration of billing flushes (charges and log rows written in one transaction)",
@@ -114,19 +120,34 @@ export class RelayMetrics {
   }
 
   settled(call: SettledCall): void {
-    const channel = String(call.channel);
-    this.requests.inc({ endpoint: call.endpoint, model: call.model, channel, status: "200" });
-    this.duration.observe({ endpoint: call.endpoint, model: call.model, channel }, call.seconds);
-    this.firstByte.observe({ model: call.model, channel }, call.firstByteSeconds);
-    this.tokens.inc({ model: call.model, channel, kind: "prompt" }, call.promptTokens);
-    this.tokens.inc({ model: call.model, channel, kind: "completion" }, call.completionTokens);
-    this.quota.inc({ model: call.model, channel }, call.quota);
+    const key = `${call.endpoint}\u0000${call.channel}\u0000${call.model}`;
+    const cells = this.settledCells.get(key) ?? this.cellsOf(key, call);
+    cells.requests.value++;
+    cells.duration.observe(call.seconds);
+    cells.firstByte.observe(call.firstByteSeconds);
+    cells.promptTokens.add(call.promptTokens);
+    cells.completionTokens.add(call.completionTokens);
+    cells.quota.add(call.quota);
+  }
+
+  private cellsOf(key: string, { endpoint, model, channel: id }: SettledCall): SettledCells {
+    const channel = String(id);
+    const cells = {
+      requests: this.requests.cell({ endpoint, model, channel, status: "200" }),
+      duration: this.duration.cell({ endpoint, model, channel }),
+      firstByte: this.firstByte.cell({ model, channel }),
+      promptTokens: this.tokens.cell({ model, channel, kind: "prompt" }),
+      completionTokens: this.tokens.cell({ model, channel, kind: "completion" }),
+      quota: this.quota.cell({ model, channel }),
+    };
+    this.settledCells.set(key, cells);
+    return cells;
   }
 
   /** A call answered with an error; `model` and `channel` only when a channel was tried (else unbounded labels). */
   failed(endpoint: string, status: number, model = "", channel = 0): void {
     const code = String(status);
-    this.requests.inc({ endpoint, model, channel: String(channel), status: code });
+    this.requests.cell({ endpoint, model, channel: String(channel), status: code }).value++;
     this.errors.inc({ endpoint, status: code });
   }
 
