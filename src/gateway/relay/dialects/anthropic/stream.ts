@@ -1,5 +1,5 @@
 import { eventData, SseSplitter } from "../../sse";
-import type { PivotEvent } from "../types";
+import type { WholePivot } from "../types";
 import { messageIdOf, stopReasonOf } from "./stop-reason";
 import { anthropicUsage } from "./usage";
 
@@ -153,15 +153,15 @@ function translate(events: string[], writer: MessageEvents): string {
 }
 
 /** What `chatStreamToAnthropic` sends for a pivot stream that arrived whole, translated at once. */
-export function wholeChatStreamToAnthropic(pivot: Uint8Array, model: string, parsed?: readonly PivotEvent[]): string {
+export function wholeChatStreamToAnthropic(pivot: WholePivot, model: string): string {
   const events = new MessageEvents(model);
-  if (parsed) {
+  if (pivot.events) {
     let out = "";
-    for (const event of parsed) out += events.event(event);
+    for (const event of pivot.events) out += events.event(event);
     return out + events.close();
   }
   const splitter = new SseSplitter();
-  return translate(splitter.push(pivot), events) + translate(splitter.rest(), events) + events.close();
+  return translate(splitter.push(pivot.bytes), events) + translate(splitter.rest(), events) + events.close();
 }
 
 /** A pivot chunk stream as Anthropic's Messages event stream (pings kept as Anthropic ping events). */

@@ -1,5 +1,5 @@
 import { eventData, SseSplitter } from "../../sse";
-import type { PivotEvent } from "../types";
+import type { PivotEvent, WholePivot } from "../types";
 import { geminiErrorBody } from "./errors";
 import type { PivotChunk, PivotToolCallDelta, PivotUsage } from "./pivot";
 import { candidate, functionCallPart, type GeminiReplyPart, usageMetadataOf } from "./reply-parts";
@@ -188,13 +188,9 @@ function gather(calls: Map<number, PendingCall>, call: PivotToolCallDelta) {
 }
 
 /** What `geminiStream` sends for a pivot stream that arrived whole, translated at once. */
-export function wholeGeminiStream(
-  pivot: Uint8Array,
-  options: GeminiStreamOptions,
-  parsed?: readonly PivotEvent[],
-): string {
+export function wholeGeminiStream(pivot: WholePivot, options: GeminiStreamOptions): string {
   const translator = new GeminiStreamTranslator(options);
-  return (parsed ? translator.pushParsed(parsed) : translator.push(pivot)) + translator.end();
+  return (pivot.events ? translator.pushParsed(pivot.events) : translator.push(pivot.bytes)) + translator.end();
 }
 
 /** The translation as a byte stream transform, for a pivot stream body. */
