@@ -11,6 +11,13 @@ function sse(type: string, value: Record<string, unknown>): string {
   return `event: ${type}\ndata: {"type":${JSON.stringify(type)}${rest}\n\n`;
 }
 
+/** The events sent once per block or per delta, written from their fields (the same text `sse` writes). */
+const blockStop = (index: number) =>
+  `event: content_block_stop\ndata: {"type":"content_block_stop","index":${index}}\n\n`;
+const blockDelta = (index: number, delta: string) =>
+  `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":${delta}}\n\n`;
+const DELTA_FIELD = { text: "text_delta", thinking: "thinking_delta" } as const;
+
 type BlockKind = "text" | "thinking" | "tool_use";
 
 /**
@@ -33,23 +40,14 @@ class MessageEvents {
   private start(id: unknown): string {
     if (this.started) return "";
     this.started = true;
-    const message = {
-      id: messageIdOf(id),
-      type: "message",
-      role: "assistant",
-      model: this.model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 0, output_tokens: 0 },
-    };
-    return sse("message_start", { message });
+    const message = `{"id":${JSON.stringify(messageIdOf(id))},"type":"message","role":"assistant","model":${JSON.stringify(this.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}`;
+    return `event: message_start\ndata: {"type":"message_start","message":${message}}\n\n`;
   }
 
   private closeBlock(): string {
     if (this.block === undefined) return "";
     this.block = undefined;
-    return sse("content_block_stop", { index: this.index });
+    return blockStop(this.index);
   }
 
   private openBlock(kind: BlockKind, contentBlock: Record<string, unknown>): string {
@@ -64,8 +62,8 @@ class MessageEvents {
       this.block === kind
         ? ""
         : this.openBlock(kind, kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "" });
-    const delta = kind === "text" ? { type: "text_delta", text } : { type: "thinking_delta", thinking: text };
-    return `${open}${sse("content_block_delta", { index: this.index, delta })}`;
+    const delta = `{"type":"${DELTA_FIELD[kind]}","${kind}":${JSON.stringify(text)}}`;
+    return `${open}${blockDelta(this.index, delta)}`;
   }
 
   private toolDelta(call: any): string {
@@ -82,8 +80,7 @@ class MessageEvents {
     }
     const args = call?.function?.arguments;
     if (typeof args === "string" && args) {
-      const delta = { type: "input_json_delta", partial_json: args };
-      out += sse("content_block_delta", { index: this.toolBlocks.get(at), delta });
+      out += blockDelta(this.toolBlocks.get(at)!, `{"type":"input_json_delta","partial_json":${JSON.stringify(args)}}`);
     }
     return out;
   }

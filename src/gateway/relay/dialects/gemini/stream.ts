@@ -2,7 +2,7 @@ import { eventData, SseSplitter } from "../../sse";
 import type { PivotEvent, WholePivot } from "../types";
 import { geminiErrorBody } from "./errors";
 import type { PivotChunk, PivotToolCallDelta, PivotUsage } from "./pivot";
-import { candidate, functionCallPart, type GeminiReplyPart, usageMetadataOf } from "./reply-parts";
+import { candidate, functionCallPart, usageMetadataOf } from "./reply-parts";
 
 /** `sse` for `?alt=sse` (one `data:` event per response), `json-array` for Gemini's default streamed JSON array. */
 export type GeminiStreamForm = "sse" | "json-array";
@@ -107,19 +107,18 @@ export class GeminiStreamTranslator {
   }
 
   private onChunk(chunk: PivotChunk): string {
-    if (chunk.error) return this.write(geminiErrorBody(500, chunk.error.message ?? "the upstream stream failed"));
+    if (chunk.error)
+      return this.write(JSON.stringify(geminiErrorBody(500, chunk.error.message ?? "the upstream stream failed")));
     if (chunk.id) this.responseId = chunk.id;
     if (chunk.model) this.modelVersion = chunk.model;
     let out = "";
-    const candidates: ReturnType<typeof candidate>[] = [];
+    let candidates = "";
     for (const choice of chunk.choices ?? []) {
       const index = choice.index ?? 0;
       const delta = choice.delta ?? {};
-      const parts: GeminiReplyPart[] = [];
-      if (this.options.includeThoughts && delta.reasoning_content)
-        parts.push({ text: delta.reasoning_content, thought: true });
-      if (delta.content) parts.push({ text: delta.content });
-      if (parts.length) candidates.push(candidate(index, parts));
+      const parts = textParts(this.options.includeThoughts ? delta.reasoning_content : undefined, delta.content);
+      if (parts)
+        candidates += `${candidates && ","}{"content":{"role":"model","parts":[${parts}]},"index":${JSON.stringify(index)}}`;
       if (delta.tool_calls?.length || choice.finish_reason) {
         const pending = this.pendingOf(index);
         for (const call of delta.tool_calls ?? []) gather(pending.calls, call);
@@ -129,7 +128,7 @@ export class GeminiStreamTranslator {
         }
       }
     }
-    if (candidates.length) out += this.response(candidates);
+    if (candidates) out += this.response(candidates);
     if (chunk.usage) {
       this.usage = chunk.usage;
       if (this.finished) out += this.flushFinish();
@@ -153,29 +152,36 @@ export class GeminiStreamTranslator {
         const parts = [...calls.entries()]
           .sort(([a], [b]) => a - b)
           .map(([, call]) => functionCallPart(call.id, call.name, call.args));
-        return candidate(index, parts, finish ?? "stop");
+        return JSON.stringify(candidate(index, parts, finish ?? "stop"));
       });
-    const out = this.response(candidates, this.usage);
+    const out = this.response(candidates.join(","), this.usage);
     this.pending.clear();
     this.finished = false;
     this.usage = null;
     return out;
   }
 
-  private response(candidates: unknown[], usage?: PivotUsage | null): string {
-    const body: Record<string, unknown> = { candidates };
-    if (usage) body.usageMetadata = usageMetadataOf(usage);
-    body.modelVersion = this.modelVersion;
-    if (this.responseId) body.responseId = this.responseId;
-    return this.write(body);
+  /** A response of candidates given as their JSON text, written field by field in Gemini's order. */
+  private response(candidates: string, usage?: PivotUsage | null): string {
+    let body = `{"candidates":[${candidates}]`;
+    if (usage) body += `,"usageMetadata":${JSON.stringify(usageMetadataOf(usage))}`;
+    if (this.modelVersion !== undefined) body += `,"modelVersion":${JSON.stringify(this.modelVersion)}`;
+    if (this.responseId) body += `,"responseId":${JSON.stringify(this.responseId)}`;
+    return this.write(`${body}}`);
   }
 
-  private write(body: unknown): string {
-    const json = JSON.stringify(body);
+  private write(json: string): string {
     this.sent++;
     if (this.options.form === "sse") return `data: ${json}\r\n\r\n`;
     return this.sent === 1 ? `[${json}` : `,\r\n${json}`;
   }
+}
+
+/** The text parts of a delta as JSON text (thoughts first), "" for none. */
+function textParts(thought: unknown, text: unknown): string {
+  const thoughtPart = thought ? `{"text":${JSON.stringify(thought)},"thought":true}` : "";
+  if (!text) return thoughtPart;
+  return `${thoughtPart && `${thoughtPart},`}{"text":${JSON.stringify(text)}}`;
 }
 
 function gather(calls: Map<number, PendingCall>, call: PivotToolCallDelta) {
