@@ -1,3 +1,4 @@
+import { jsonText } from "../../../../shared/json-text";
 import { eventData, SseSplitter } from "../../sse";
 import type { WholePivot } from "../types";
 import { messageIdOf, stopReasonOf } from "./stop-reason";
@@ -8,7 +9,7 @@ const encoder = new TextEncoder();
 function sse(type: string, value: Record<string, unknown>): string {
   const fields = JSON.stringify(value);
   const rest = fields === "{}" ? "}" : `,${fields.slice(1)}`;
-  return `event: ${type}\ndata: {"type":${JSON.stringify(type)}${rest}\n\n`;
+  return `event: ${type}\ndata: {"type":"${type}"${rest}\n\n`;
 }
 
 /** The events sent once per block or per delta, written from their fields (the same text `sse` writes). */
@@ -17,6 +18,7 @@ const blockStop = (index: number) =>
 const blockDelta = (index: number, delta: string) =>
   `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":${delta}}\n\n`;
 const DELTA_FIELD = { text: "text_delta", thinking: "thinking_delta" } as const;
+const MESSAGE_STOP = sse("message_stop", {});
 
 type BlockKind = "text" | "thinking" | "tool_use";
 
@@ -40,7 +42,7 @@ class MessageEvents {
   private start(id: unknown): string {
     if (this.started) return "";
     this.started = true;
-    const message = `{"id":${JSON.stringify(messageIdOf(id))},"type":"message","role":"assistant","model":${JSON.stringify(this.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}`;
+    const message = `{"id":${jsonText(messageIdOf(id))},"type":"message","role":"assistant","model":${jsonText(this.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}`;
     return `event: message_start\ndata: {"type":"message_start","message":${message}}\n\n`;
   }
 
@@ -50,19 +52,17 @@ class MessageEvents {
     return blockStop(this.index);
   }
 
-  private openBlock(kind: BlockKind, contentBlock: Record<string, unknown>): string {
+  /** A new block, `contentBlock` its JSON text. */
+  private openBlock(kind: BlockKind, contentBlock: string): string {
     const out = this.closeBlock();
     this.block = kind;
     this.index++;
-    return `${out}${sse("content_block_start", { index: this.index, content_block: contentBlock })}`;
+    return `${out}event: content_block_start\ndata: {"type":"content_block_start","index":${this.index},"content_block":${contentBlock}}\n\n`;
   }
 
   private delta(kind: "text" | "thinking", text: string): string {
-    const open =
-      this.block === kind
-        ? ""
-        : this.openBlock(kind, kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "" });
-    const delta = `{"type":"${DELTA_FIELD[kind]}","${kind}":${JSON.stringify(text)}}`;
+    const open = this.block === kind ? "" : this.openBlock(kind, `{"type":"${kind}","${kind}":""}`);
+    const delta = `{"type":"${DELTA_FIELD[kind]}","${kind}":${jsonText(text)}}`;
     return `${open}${blockDelta(this.index, delta)}`;
   }
 
@@ -70,17 +70,14 @@ class MessageEvents {
     const at = typeof call?.index === "number" ? call.index : 0;
     let out = "";
     if (!this.toolBlocks.has(at)) {
-      out += this.openBlock("tool_use", {
-        type: "tool_use",
-        id: String(call?.id ?? ""),
-        name: String(call?.function?.name ?? ""),
-        input: {},
-      });
+      const id = jsonText(String(call?.id ?? ""));
+      const name = jsonText(String(call?.function?.name ?? ""));
+      out += this.openBlock("tool_use", `{"type":"tool_use","id":${id},"name":${name},"input":{}}`);
       this.toolBlocks.set(at, this.index);
     }
     const args = call?.function?.arguments;
     if (typeof args === "string" && args) {
-      out += blockDelta(this.toolBlocks.get(at)!, `{"type":"input_json_delta","partial_json":${JSON.stringify(args)}}`);
+      out += blockDelta(this.toolBlocks.get(at)!, `{"type":"input_json_delta","partial_json":${jsonText(args)}}`);
     }
     return out;
   }
@@ -122,7 +119,7 @@ class MessageEvents {
       delta: { stop_reason: this.stopReason, stop_sequence: null },
       usage: anthropicUsage(this.usage),
     });
-    return `${out}${messageDelta}${sse("message_stop", {})}`;
+    return `${out}${messageDelta}${MESSAGE_STOP}`;
   }
 
   error(message: string): string {

@@ -1,3 +1,4 @@
+import { jsonText } from "../../../../shared/json-text";
 import { eventData, SseSplitter } from "../../sse";
 import type { PivotEvent, WholePivot } from "../types";
 import { geminiErrorBody } from "./errors";
@@ -118,7 +119,7 @@ export class GeminiStreamTranslator {
       const delta = choice.delta ?? {};
       const parts = textParts(this.options.includeThoughts ? delta.reasoning_content : undefined, delta.content);
       if (parts)
-        candidates += `${candidates && ","}{"content":{"role":"model","parts":[${parts}]},"index":${JSON.stringify(index)}}`;
+        candidates += `${candidates && ","}{"content":{"role":"model","parts":[${parts}]},"index":${jsonText(index)}}`;
       if (delta.tool_calls?.length || choice.finish_reason) {
         const pending = this.pendingOf(index);
         for (const call of delta.tool_calls ?? []) gather(pending.calls, call);
@@ -164,9 +165,9 @@ export class GeminiStreamTranslator {
   /** A response of candidates given as their JSON text, written field by field in Gemini's order. */
   private response(candidates: string, usage?: PivotUsage | null): string {
     let body = `{"candidates":[${candidates}]`;
-    if (usage) body += `,"usageMetadata":${JSON.stringify(usageMetadataOf(usage))}`;
-    if (this.modelVersion !== undefined) body += `,"modelVersion":${JSON.stringify(this.modelVersion)}`;
-    if (this.responseId) body += `,"responseId":${JSON.stringify(this.responseId)}`;
+    if (usage) body += `,"usageMetadata":${countsText(usageMetadataOf(usage))}`;
+    if (this.modelVersion !== undefined) body += `,"modelVersion":${jsonText(this.modelVersion)}`;
+    if (this.responseId) body += `,"responseId":${jsonText(this.responseId)}`;
     return this.write(`${body}}`);
   }
 
@@ -177,11 +178,18 @@ export class GeminiStreamTranslator {
   }
 }
 
+/** An object of token counts (whole numbers) as JSON text. */
+function countsText(counts: Record<string, number>): string {
+  let out = "";
+  for (const key in counts) out += `${out && ","}"${key}":${counts[key]}`;
+  return `{${out}}`;
+}
+
 /** The text parts of a delta as JSON text (thoughts first), "" for none. */
 function textParts(thought: unknown, text: unknown): string {
-  const thoughtPart = thought ? `{"text":${JSON.stringify(thought)},"thought":true}` : "";
+  const thoughtPart = thought ? `{"text":${jsonText(thought)},"thought":true}` : "";
   if (!text) return thoughtPart;
-  return `${thoughtPart && `${thoughtPart},`}{"text":${JSON.stringify(text)}}`;
+  return `${thoughtPart && `${thoughtPart},`}{"text":${jsonText(text)}}`;
 }
 
 function gather(calls: Map<number, PendingCall>, call: PivotToolCallDelta) {
