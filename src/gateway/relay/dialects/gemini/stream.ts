@@ -3,15 +3,20 @@ import { eventData, SseSplitter } from "../../sse";
 import type { PivotEvent, WholePivot } from "../types";
 import { geminiErrorBody } from "./errors";
 import type { PivotChunk, PivotToolCallDelta, PivotUsage } from "./pivot";
-import { candidate, functionCallPart, usageMetadataOf } from "./reply-parts";
+import { finishReasonOf, functionCallPart, usageMetadataOf } from "./reply-parts";
 
 /** `sse` for `?alt=sse` (one `data:` event per response), `json-array` for Gemini's default streamed JSON array. */
 export type GeminiStreamForm = "sse" | "json-array";
 
 /** The form a streamGenerateContent call asked for, and the content type that goes with it. */
 export function streamFormOf(url: URL): { form: GeminiStreamForm; contentType: string } {
-  return altIsSse(url.search) ? SSE_FORM : JSON_ARRAY_FORM;
+  let form = forms.get(url);
+  if (!form) forms.set(url, (form = altIsSse(url.search) ? SSE_FORM : JSON_ARRAY_FORM));
+  return form;
 }
+
+/** A call's form is asked for twice (content type, stream); reading the URL's query costs more than this. */
+const forms = new WeakMap<URL, typeof SSE_FORM | typeof JSON_ARRAY_FORM>();
 
 const SSE_FORM = { form: "sse", contentType: "text/event-stream" } as const;
 const JSON_ARRAY_FORM = { form: "json-array", contentType: "application/json" } as const;
@@ -54,6 +59,9 @@ export class GeminiStreamTranslator {
   private usage: PivotUsage | null = null;
   private responseId: string | undefined;
   private modelVersion: string;
+  /** The responses' closing fields as JSON text, written again only when the model or id changes (`tailOf`). */
+  private tail = "";
+  private tailOf: [unknown, unknown] = [undefined, undefined];
   private sent = 0;
   private ended = false;
 
@@ -118,8 +126,7 @@ export class GeminiStreamTranslator {
       const index = choice.index ?? 0;
       const delta = choice.delta ?? {};
       const parts = textParts(this.options.includeThoughts ? delta.reasoning_content : undefined, delta.content);
-      if (parts)
-        candidates += `${candidates && ","}{"content":{"role":"model","parts":[${parts}]},"index":${jsonText(index)}}`;
+      if (parts) candidates += `${candidates && ","}${candidateText(index, parts)}`;
       if (delta.tool_calls?.length || choice.finish_reason) {
         const pending = this.pendingOf(index);
         for (const call of delta.tool_calls ?? []) gather(pending.calls, call);
@@ -152,8 +159,8 @@ export class GeminiStreamTranslator {
       .map(([index, { calls, finish }]) => {
         const parts = [...calls.entries()]
           .sort(([a], [b]) => a - b)
-          .map(([, call]) => functionCallPart(call.id, call.name, call.args));
-        return JSON.stringify(candidate(index, parts, finish ?? "stop"));
+          .map(([, call]) => JSON.stringify(functionCallPart(call.id, call.name, call.args)));
+        return candidateText(index, parts.join(","), finish ?? "stop");
       });
     const out = this.response(candidates.join(","), this.usage);
     this.pending.clear();
@@ -166,9 +173,17 @@ export class GeminiStreamTranslator {
   private response(candidates: string, usage?: PivotUsage | null): string {
     let body = `{"candidates":[${candidates}]`;
     if (usage) body += `,"usageMetadata":${countsText(usageMetadataOf(usage))}`;
-    if (this.modelVersion !== undefined) body += `,"modelVersion":${jsonText(this.modelVersion)}`;
-    if (this.responseId) body += `,"responseId":${jsonText(this.responseId)}`;
-    return this.write(`${body}}`);
+    return this.write(body + this.closing());
+  }
+
+  private closing(): string {
+    const { modelVersion, responseId, tailOf } = this;
+    if (tailOf[0] === modelVersion && tailOf[1] === responseId && this.tail) return this.tail;
+    this.tailOf = [modelVersion, responseId];
+    let tail = modelVersion !== undefined ? `,"modelVersion":${jsonText(modelVersion)}` : "";
+    if (responseId) tail += `,"responseId":${jsonText(responseId)}`;
+    this.tail = `${tail}}`;
+    return this.tail;
   }
 
   private write(json: string): string {
@@ -176,6 +191,12 @@ export class GeminiStreamTranslator {
     if (this.options.form === "sse") return `data: ${json}\r\n\r\n`;
     return this.sent === 1 ? `[${json}` : `,\r\n${json}`;
   }
+}
+
+/** A candidate as JSON text, its parts given as JSON text (`candidate`'s fields, in its order). */
+function candidateText(index: unknown, parts: string, finish?: string | null): string {
+  const reason = finish ? `,"finishReason":${jsonText(finishReasonOf(finish))}` : "";
+  return `{"content":{"role":"model","parts":[${parts}]}${reason},"index":${jsonText(index)}}`;
 }
 
 /** An object of token counts (whole numbers) as JSON text. */
