@@ -1,6 +1,7 @@
 import type { EventMapper } from "../event-stream";
 import { parseEvent } from "../event-stream";
 import { ChunkWriter } from "../openai-shape";
+import { plainEvent } from "./plain-events";
 import { countsOf, finishOf } from "./reply";
 
 /**
@@ -16,7 +17,7 @@ export function streamMapper(model: string): EventMapper {
   return {
     writer: out,
     event(data) {
-      const e = parseEvent(data);
+      const e = plainEvent(data) ?? parseEvent(data);
       switch (e?.type) {
         case "message_start":
           if (e.message?.id) out.id = `chatcmpl-${e.message.id}`;
