@@ -2,8 +2,6 @@ import { RelayError } from "../../service/relay/errors";
 import type { WholePivot } from "./dialects/types";
 import type { InboundCall } from "./inbound-request";
 
-const utf8 = new TextEncoder();
-
 /**
  * The pivot reply the pipeline delivered, in the client's dialect: a stream through the dialect's event writer,
  * a JSON reply through its reply mapper (already billed: only the shape changes here).
@@ -47,7 +45,5 @@ export function wholeInDialect(
   headers: Record<string, string>,
 ): Response {
   if (dialect.streamContentType) headers["content-type"] = dialect.streamContentType(route);
-  // As bytes: a Response made of a string this long cost more to make and send.
-  const text = dialect.wholeStreamFromChat!(pivot, model, { body, route });
-  return new Response(utf8.encode(text), { status: 200, headers });
+  return new Response(dialect.wholeStreamFromChat!(pivot, model, { body, route }), { status: 200, headers });
 }
