@@ -82,10 +82,20 @@ export class ChunkWriter {
   record?: PivotEvent[];
   /** Events are only recorded: no text is written (every method answers ""). */
   textless = false;
+  /** `id` undefined: a random chatcmpl id, made when first written (mappers usually learn the upstream's first). */
   constructor(
-    public id: string,
+    private givenId: string | undefined,
     public model: string,
   ) {}
+
+  get id(): string {
+    this.givenId ??= `chatcmpl-${crypto.randomUUID()}`;
+    return this.givenId;
+  }
+
+  set id(id: string) {
+    this.givenId = id;
+  }
 
   private write(event: Record<string, unknown>): string {
     this.record?.push(event);

@@ -10,7 +10,7 @@ import { countsOf, finishOf } from "./reply";
  * message_stop → usage, [DONE].
  */
 export function streamMapper(model: string): EventMapper {
-  const out = new ChunkWriter(`chatcmpl-${crypto.randomUUID()}`, model);
+  const out = new ChunkWriter(undefined, model);
   let usage: any;
   // Claude numbers content blocks of every kind; OpenAI numbers tool calls only.
   const toolIndex = new Map<number, number>();
