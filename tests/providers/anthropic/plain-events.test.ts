@@ -14,6 +14,11 @@ describe("Anthropic events read without JSON.parse", () => {
       '{"type":"content_block_stop","index":3}',
       '{"type":"ping"}',
       '{"type":"message_stop"}',
+      '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+      '{"type":"content_block_start","index":4,"content_block":{"type":"text","text":""}}',
+      '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":15}}',
+      '{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":0}}',
+      '{"type":"message_delta","delta":{"stop_reason":null,"stop_sequence":null},"usage":{"output_tokens":7}}',
     ];
     for (const data of plain) expect({ data, event: plainEvent(data) }).toEqual({ data, event: JSON.parse(data) });
   });
@@ -35,6 +40,13 @@ describe("Anthropic events read without JSON.parse", () => {
       '{"type":"content_block_stop","index":0,"x":1}',
       '{"type":"content_block_stop","index":00}',
       delta('"unterminated'),
+      '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hi"}}',
+      '{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"f","input":{}}}',
+      '{"type":"message_delta","delta":{"stop_reason":"stop_sequence","stop_sequence":"END"},"usage":{"output_tokens":3}}',
+      '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":2,"output_tokens":3}}',
+      '{"type":"message_delta","delta":{"stop_reason":"end\\u005fturn","stop_sequence":null},"usage":{"output_tokens":3}}',
+      '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":03}}',
+      '{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[]}}',
       "",
     ];
     for (const data of others) expect({ data, event: plainEvent(data) }).toEqual({ data, event: undefined });
