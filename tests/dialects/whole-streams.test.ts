@@ -11,9 +11,15 @@ import {
   wholeGeminiStream,
 } from "../../src/gateway/relay/dialects/gemini/stream";
 import { streamMapper as anthropicMapper } from "../../src/gateway/relay/providers/anthropic/stream";
-import { mapEventStream, mapWholeEventStream } from "../../src/gateway/relay/providers/event-stream";
+import {
+  type EventMapper,
+  mapEventStream,
+  mapWholeEventObjects,
+  mapWholeEventStream,
+} from "../../src/gateway/relay/providers/event-stream";
 import { streamMapper as geminiMapper } from "../../src/gateway/relay/providers/gemini/stream";
-import { pivotEventsOf } from "../../src/gateway/relay/pivot-events";
+import { type PivotEvent, pivotText, wholePivotUsage } from "../../src/gateway/relay/pivot-events";
+import { relayWholeStream } from "../../src/gateway/relay/whole-stream";
 import { eventData, eventName } from "../../src/gateway/relay/sse";
 import { byteStream, parallelCallsReply, reasoningTextReply, sseText } from "./responses/pivot-stream";
 
@@ -32,14 +38,14 @@ describe("a pivot stream that arrived whole, in the client's dialect", () => {
   for (const [name, pivot] of Object.entries(PIVOT_STREAMS)) {
     test(`Anthropic Messages events, ${name}: the bytes of the streamed translation`, async () => {
       const streamed = await new Response(chatStreamToAnthropic(byteStream(pivot, 7), "claude-x")).text();
-      expect(wholeChatStreamToAnthropic(encode(pivot), "claude-x")).toBe(streamed);
+      expect(wholeChatStreamToAnthropic({ bytes: encode(pivot) }, "claude-x")).toBe(streamed);
     });
 
     for (const form of ["sse", "json-array"] as const) {
       test(`Gemini ${form}, ${name}: the bytes of the streamed translation`, async () => {
         const options: GeminiStreamOptions = { form, includeThoughts: true, model: "gemini-x" };
         const streamed = await new Response(geminiStream(byteStream(pivot, 7), options)).text();
-        expect(wholeGeminiStream(encode(pivot), options)).toBe(streamed);
+        expect(wholeGeminiStream({ bytes: encode(pivot) }, options)).toBe(streamed);
       });
     }
   }
@@ -101,23 +107,56 @@ describe("an upstream stream that arrived whole, as the pivot", () => {
 });
 
 describe("a whole upstream stream handed to the dialect as the objects the provider wrote", () => {
+  const objectsOf = (sse: string, mapper: (model: string) => EventMapper) => {
+    const events = mapWholeEventObjects(encode(sse), mapper("m"));
+    if (!events) throw new Error("the mapper wrote no objects");
+    return events;
+  };
+
   for (const [name, { mapper, sse }] of Object.entries(UPSTREAM_STREAMS)) {
+    test(`${name}: written as text, the bytes of the whole mapping`, () => {
+      const whole = new TextDecoder().decode(mapWholeEventStream(encode(sse), mapper("m")));
+      expect(sameSecond(pivotText(objectsOf(sse, mapper)).toString())).toBe(sameSecond(whole));
+    });
+
     test(`${name}: each dialect writes the bytes it writes from the pivot's text`, () => {
-      const pivot = mapWholeEventStream(encode(sse), mapper("m"));
-      const events = pivotEventsOf(pivot);
-      expect(events).toBeDefined();
-      expect(wholeChatStreamToAnthropic(pivot, "claude-x", events)).toBe(wholeChatStreamToAnthropic(pivot, "claude-x"));
+      const events = objectsOf(sse, mapper);
+      const bytes = pivotText(events);
+      expect(wholeChatStreamToAnthropic({ events }, "claude-x")).toBe(
+        wholeChatStreamToAnthropic({ bytes }, "claude-x"),
+      );
       for (const form of ["sse", "json-array"] as const) {
         const options: GeminiStreamOptions = { form, includeThoughts: true, model: "gemini-x" };
-        expect(wholeGeminiStream(pivot, options, events)).toBe(wholeGeminiStream(pivot, options));
+        expect(wholeGeminiStream({ events }, options)).toBe(wholeGeminiStream({ bytes }, options));
       }
     });
   }
 
-  test("bytes cut since (a usage-only chunk dropped in place), or never written by a provider, are parsed again", () => {
-    const pivot = mapWholeEventStream(encode(UPSTREAM_STREAMS["Gemini text"].sse), geminiMapper("m"));
-    expect(pivotEventsOf(pivot.subarray(0, pivot.length - 14))).toBeUndefined();
-    expect(pivotEventsOf(encode(sseText(reasoningTextReply)))).toBeUndefined();
+  test("a mapper that writes text of its own gives no objects", () => {
+    const own: EventMapper = { event: (data) => `data: ${data}\n\n`, end: () => "data: [DONE]\n\n" };
+    expect(mapWholeEventObjects(encode('data: {"a":1}\n\n'), own)).toBeUndefined();
+  });
+
+  test("the usage billed from the objects is the one billed from their text, for the shapes relayed whole", () => {
+    for (const [name, { mapper, sse }] of Object.entries(UPSTREAM_STREAMS)) {
+      const events = objectsOf(sse, mapper);
+      const fromText = relayWholeStream(pivotText(events), "chat", true)?.usage;
+      expect({ name, usage: wholePivotUsage(events, "chat") }).toEqual({ name, usage: fromText });
+    }
+    const usage = { prompt_tokens: 3, completion_tokens: 2 };
+    const chunk = { id: "c", choices: [{ index: 0, delta: { content: "x" } }] };
+    const shapes: Record<string, PivotEvent[]> = {
+      "usage then [DONE]": [chunk, { ...chunk, choices: [], usage }, "[DONE]"],
+      "no [DONE]": [chunk, { ...chunk, choices: [], usage }],
+      "[DONE] not last": [chunk, "[DONE]", { ...chunk, choices: [], usage }, "[DONE]"],
+      "two usage reports": [{ ...chunk, usage }, { ...chunk, choices: [], usage }, "[DONE]"],
+      "no usage": [chunk, "[DONE]"],
+    };
+    for (const [name, events] of Object.entries(shapes)) {
+      const fromText = relayWholeStream(pivotText(events), "chat", true)?.usage;
+      expect({ name, usage: wholePivotUsage(events, "chat") }).toEqual({ name, usage: fromText });
+    }
+    expect(wholePivotUsage(shapes["usage then [DONE]"]!, "chat")).toBeDefined();
   });
 });
 

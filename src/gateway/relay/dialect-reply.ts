@@ -1,7 +1,6 @@
 import { RelayError } from "../../service/relay/errors";
+import type { WholePivot } from "./dialects/types";
 import type { InboundCall } from "./inbound-request";
-import { pivotEventsOf } from "./pivot-events";
-import { wholeStreamBodyOf } from "./whole-stream";
 
 /**
  * The pivot reply the pipeline delivered, in the client's dialect: a stream through the dialect's event writer,
@@ -16,11 +15,10 @@ export async function inDialect(
   const headers = new Headers(response.headers);
   if (stream && headers.get("content-type")?.includes("text/event-stream")) {
     if (dialect.streamContentType) headers.set("content-type", dialect.streamContentType(route));
-    const whole = dialect.wholeStreamFromChat && wholeStreamBodyOf(response);
-    const translated = whole
-      ? dialect.wholeStreamFromChat!(whole, model, { body, route }, pivotEventsOf(whole))
-      : dialect.streamFromChat(response.body!, model, { body, route });
-    return new Response(translated, { status: response.status, headers });
+    return new Response(dialect.streamFromChat(response.body!, model, { body, route }), {
+      status: response.status,
+      headers,
+    });
   }
   let reply: Record<string, any>;
   try {
@@ -34,4 +32,18 @@ export async function inDialect(
       ? dialect.embeddings.fromOpenAI(reply, route)
       : dialect.fromChat(reply, model, { body, route });
   return new Response(JSON.stringify(mapped), { status: response.status, headers });
+}
+
+/**
+ * A pivot stream that arrived whole (already billed), in the client's dialect at once: `headers` are the stream
+ * reply's, the content type the dialect's.
+ */
+export function wholeInDialect(
+  pivot: WholePivot,
+  { dialect, route, body }: InboundCall,
+  model: string,
+  headers: Record<string, string>,
+): Response {
+  if (dialect.streamContentType) headers["content-type"] = dialect.streamContentType(route);
+  return new Response(dialect.wholeStreamFromChat!(pivot, model, { body, route }), { status: 200, headers });
 }

@@ -66,7 +66,8 @@ const json = (body: unknown, requestId: string) =>
 /** One call in a dialect: its key, its body as the pivot, then the relay; every failure in the dialect's error shape. */
 export function dialectCall(ctx: ServiceContext) {
   const limit = ctx.config.maxBodyBytes;
-  return async (request: Request, server: Server, { dialect, facts, ...how }: DialectRoute): Promise<Response> => {
+  return async (request: Request, server: Server, how: DialectRoute): Promise<Response> => {
+    const { dialect, facts } = how;
     const requestId = newRequestId();
     const startedAt = Date.now();
     try {

@@ -17,7 +17,7 @@ import { promptCheckOn } from "../../service/relay/sensitive/prompt-check";
 import type { RouteChannel } from "../../service/relay/routing-table";
 import { ChannelStatus, channelTypeName } from "../../shared/channel-types";
 import { attemptUpstream, type AttemptResult } from "./attempt";
-import { inDialect } from "./dialect-reply";
+import { inDialect, wholeInDialect } from "./dialect-reply";
 import { familyOf } from "./families";
 import { deliverNative } from "./native-delivery";
 import { passesThrough, translatesAfter } from "./native-choice";
@@ -32,6 +32,8 @@ import { screenPrompt } from "./screen-prompt";
 import { relayStream, type StreamOutcome } from "./stream";
 import { streamOnlyReply } from "./stream-only-reply";
 import { wholeStreamIn, wholeStreamResponse } from "./whole-stream";
+import { pivotText, wholePivotUsage } from "./pivot-events";
+import type { WholePivot } from "./dialects/types";
 
 const DRAIN_MS = 60_000;
 const utf8 = new TextDecoder();
@@ -247,8 +249,9 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
         const at = { stream: req.stream, startedAt: s.startedAt, requestId: s.requestId, idleTimeoutMs, onReplyId };
         return deliverNative(result.response, req.inbound!, charge, at, sseHeaders(s.requestId));
       }
-      const response = await deliver(s, channel, result.response, provider, upstreamModel, charge);
-      return req.inbound ? inDialect(response, req.inbound, req.model, req.stream) : response;
+      const reply = await deliver(s, channel, result.response, provider, upstreamModel, charge);
+      if (reply instanceof Response) return req.inbound ? inDialect(reply, req.inbound, req.model, req.stream) : reply;
+      return wholeInDialect(reply, req.inbound!, req.model, sseHeaders(s.requestId));
     }
     last = result;
     await noteFailure(s, channel, result.failure, keyIndex);
@@ -349,18 +352,30 @@ async function deliver(
   provider: Provider,
   upstreamModel: string,
   charge: CallCharge,
-): Promise<Response> {
+): Promise<Response | WholePivot> {
   const contentType = response.header("content-type") ?? "";
   const { mapStream, mapWholeStream, mapResponse } = provider;
   if (s.req.stream && contentType.includes(provider.streamContentType ?? "text/event-stream")) {
     // A translated stream that arrived whole is mapped at once, and relayed whole like a pivot one.
     const upstreamArrived = mapStream && !mapWholeStream ? undefined : response.arrived();
-    const arrived =
-      upstreamArrived && mapWholeStream ? mapWholeStream(upstreamArrived, upstreamModel) : upstreamArrived;
+    const translatesWhole = s.req.inbound?.dialect.wholeStreamFromChat !== undefined && s.req.clientWantsUsage;
+    // For a client dialect that translates objects, the pivot's text is written only if it must be relayed as bytes.
+    const events =
+      upstreamArrived && translatesWhole ? provider.mapWholeEvents?.(upstreamArrived, upstreamModel) : undefined;
+    const usage = events && wholePivotUsage(events, s.endpoint.kind);
+    if (usage) {
+      charge.settle(usage, "", Date.now() - s.startedAt, "done");
+      return { events: events! };
+    }
+    const arrived = events
+      ? pivotText(events)
+      : upstreamArrived && mapWholeStream
+        ? mapWholeStream(upstreamArrived, upstreamModel)
+        : upstreamArrived;
     const whole = wholeStreamIn(arrived, s.endpoint.kind, s.req.clientWantsUsage);
     if (whole) {
       charge.settle(whole.usage, "", Date.now() - s.startedAt, "done");
-      return wholeStreamResponse(whole.body, sseHeaders(s.requestId));
+      return translatesWhole ? { bytes: whole.body } : wholeStreamResponse(whole.body, sseHeaders(s.requestId));
     }
     const body = await relayStream({
       kind: s.endpoint.kind,

@@ -1,25 +1,32 @@
+import type { Usage } from "../../service/billing/quota";
+import { type EndpointKind, streamedUsage } from "../../service/relay/endpoints";
 import type { PivotEvent } from "./dialects/types";
 
 export type { PivotEvent };
 
-/**
- * The events a provider wrote as the bytes of a whole pivot stream, keyed by those bytes (the very object the
- * relay hands on when it forwards them unchanged; not their memory, whose ArrayBuffer costs an allocation to reach).
- */
-const written = new WeakMap<Uint8Array, readonly PivotEvent[]>();
+const DONE_EVENT = "data: [DONE]\n\n";
 
-/**
- * Notes that `bytes` (a whole pivot stream a provider has just mapped) are exactly `events` serialised, so that an
- * inbound dialect translating them need not parse them again.
- */
-export function rememberPivotEvents(bytes: Uint8Array, events: readonly PivotEvent[]): void {
-  written.set(bytes, events);
+/** The pivot's text for its events: the bytes the provider's writer writes for them. */
+export function pivotText(events: readonly PivotEvent[]): Buffer {
+  let out = "";
+  for (const event of events) out += event === "[DONE]" ? DONE_EVENT : `data: ${JSON.stringify(event)}\n\n`;
+  return Buffer.from(out);
 }
 
 /**
- * The events `bytes` hold when they are the very bytes `rememberPivotEvents` was given; undefined for any other
- * bytes (never noted, or cut since: the relay drops a usage-only chunk into a shorter view), which must be parsed.
+ * The usage of a whole pivot stream held as events, when it has the shape `relayWholeStream` takes as bytes: one
+ * event reporting usage, [DONE] last and only there. Undefined otherwise: its text is then relayed as bytes.
  */
-export function pivotEventsOf(bytes: Uint8Array): readonly PivotEvent[] | undefined {
-  return written.get(bytes);
+export function wholePivotUsage(events: readonly PivotEvent[], kind: EndpointKind): Usage | undefined {
+  const last = events.length - 1;
+  if (events[last] !== "[DONE]") return undefined;
+  let reporting: Record<string, any> | undefined;
+  for (let i = 0; i < last; i++) {
+    const event = events[i]!;
+    if (event === "[DONE]") return undefined;
+    if (typeof event.usage !== "object" || event.usage === null) continue;
+    if (reporting) return undefined;
+    reporting = event;
+  }
+  return reporting && streamedUsage(kind, reporting);
 }

@@ -104,16 +104,6 @@ export function relayWholeStream(
   return { body: bytes.subarray(0, bytes.length - (end + 2 - start)) as Uint8Array<ArrayBuffer>, usage };
 }
 
-/** The bodies of stream replies relayed whole, so that an inbound dialect can translate them at once. */
-const wholeBodies = new WeakMap<Response, Uint8Array>();
-
-/** The reply for a stream relayed whole (its body remembered for `wholeStreamBodyOf`). */
-export function wholeStreamResponse(body: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Response {
-  const response = new Response(body, { status: 200, headers });
-  wholeBodies.set(response, body);
-  return response;
-}
-
-/** The whole body of a stream reply `wholeStreamResponse` made, while nobody has read it. */
-export const wholeStreamBodyOf = (response: Response): Uint8Array | undefined =>
-  response.bodyUsed ? undefined : wholeBodies.get(response);
+/** The reply for a stream relayed whole. */
+export const wholeStreamResponse = (body: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Response =>
+  new Response(body, { status: 200, headers });

@@ -28,6 +28,14 @@
 /** One pivot stream event as an object: a chunk (or an error event) as its `data:` JSON says it, or the end marker. */
 export type PivotEvent = Record<string, any> | "[DONE]";
 
+/**
+ * A pivot stream that arrived whole: its bytes, or the events a provider mapped the upstream's stream to, never
+ * written as text (the client's dialect translates the objects).
+ */
+export type WholePivot =
+  | { bytes: Uint8Array; events?: undefined }
+  | { events: readonly PivotEvent[]; bytes?: undefined };
+
 /** The usage object of a pivot reply (OpenAI's, with the cache-write extension). */
 
 export interface PivotUsage {
@@ -135,9 +143,9 @@ export interface InboundDialect {
   streamFromChat(pivot: ReadableStream<Uint8Array>, model: string, call: DialectCall): ReadableStream<Uint8Array>;
   /**
    * What `streamFromChat` sends for a pivot stream that arrived whole, translated at once (no stream to read);
-   * `events`, when given, are the pivot's events already as objects (a provider wrote them): no parsing needed.
+   * given as events, the pivot needs no parsing.
    */
-  wholeStreamFromChat?(pivot: Uint8Array, model: string, call: DialectCall, events?: readonly PivotEvent[]): string;
+  wholeStreamFromChat?(pivot: WholePivot, model: string, call: DialectCall): string;
   /**
    * For a dialect whose native family takes more than the pivot expresses: why this body cannot be translated
    * (thrown when a channel needs it translated; `toChat` then gave a pivot good for pricing only).

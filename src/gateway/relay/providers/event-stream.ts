@@ -1,4 +1,4 @@
-import { type PivotEvent, rememberPivotEvents } from "../pivot-events";
+import type { PivotEvent } from "../pivot-events";
 import { eventData, eventName, SseSplitter } from "../sse";
 import type { ChunkWriter } from "./openai-shape";
 
@@ -10,7 +10,7 @@ export interface EventMapper {
   end(): string;
   /** The mapper reads events' names (the `name` argument): only then is each event's `event:` line looked for. */
   readonly named?: boolean;
-  /** The writer of everything this mapper outputs, when that is all it outputs: a whole stream's events are recorded. */
+  /** The writer of everything this mapper outputs, when that is all it outputs: a whole stream can be mapped to objects. */
   readonly writer?: ChunkWriter;
 }
 
@@ -57,14 +57,26 @@ export function mapEventStream(upstream: ReadableStream<Uint8Array>, mapper: Eve
  * no stream to read, the same bytes.
  */
 export function mapWholeEventStream(upstream: Uint8Array, mapper: EventMapper): Uint8Array {
+  return Buffer.from(mapWholeEvents(upstream, mapper));
+}
+
+/**
+ * The pivot events of an upstream stream that has arrived whole, as the objects the mapper's writer would have
+ * written (`pivotText` writes them): for a client dialect that translates objects. Undefined for a mapper that
+ * writes text of its own.
+ */
+export function mapWholeEventObjects(upstream: Uint8Array, mapper: EventMapper): PivotEvent[] | undefined {
+  const { writer } = mapper;
+  if (!writer) return undefined;
+  const events: PivotEvent[] = [];
+  writer.record = events;
+  writer.textless = true;
+  return mapWholeEvents(upstream, mapper) === "" ? events : undefined;
+}
+
+function mapWholeEvents(upstream: Uint8Array, mapper: EventMapper): string {
   const splitter = new SseSplitter();
-  const written: PivotEvent[] | undefined = mapper.writer && [];
-  if (mapper.writer) mapper.writer.record = written;
-  const out = mapEvents(splitter.push(upstream), mapper) + mapEvents(splitter.rest(), mapper) + mapper.end();
-  // A Buffer: the relay forwards it as this very object (no view made of it), so the recorded events stay its own.
-  const bytes = Buffer.from(out);
-  if (written) rememberPivotEvents(bytes, written);
-  return bytes;
+  return mapEvents(splitter.push(upstream), mapper) + mapEvents(splitter.rest(), mapper) + mapper.end();
 }
 
 /** Parses an event's JSON data; undefined for anything else. */

@@ -78,21 +78,34 @@ export function chatCompletion(p: {
 export class ChunkWriter {
   private readonly created = nowSeconds();
   private roleSent = false;
-  /** When set, every event written is also appended here as its object (see `rememberPivotEvents`). */
+  /** When set, every event written is also appended here as its object (see `mapWholeEventObjects`). */
   record?: PivotEvent[];
+  /** Events are only recorded: no text is written (every method answers ""). */
+  textless = false;
+  /** `id` undefined: a random chatcmpl id, made when first written (mappers usually learn the upstream's first). */
   constructor(
-    public id: string,
+    private givenId: string | undefined,
     public model: string,
   ) {}
 
+  get id(): string {
+    this.givenId ??= `chatcmpl-${crypto.randomUUID()}`;
+    return this.givenId;
+  }
+
+  set id(id: string) {
+    this.givenId = id;
+  }
+
   private write(event: Record<string, unknown>): string {
     this.record?.push(event);
-    return `data: ${JSON.stringify(event)}\n\n`;
+    return this.textless ? "" : `data: ${JSON.stringify(event)}\n\n`;
   }
 
   private event(choices: unknown[]): string {
     const { id, created, model } = this;
     this.record?.push({ id, object: "chat.completion.chunk", created, model, choices });
+    if (this.textless) return "";
     return `data: ${this.head()}${JSON.stringify(choices)}}\n\n`;
   }
 
@@ -145,7 +158,7 @@ export class ChunkWriter {
 
   done(): string {
     this.record?.push("[DONE]");
-    return "data: [DONE]\n\n";
+    return this.textless ? "" : "data: [DONE]\n\n";
   }
 }
 

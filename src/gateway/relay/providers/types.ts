@@ -1,4 +1,5 @@
 import type { EndpointKind } from "../../../shared/endpoint-kind";
+import type { PivotEvent } from "../dialects/types";
 
 /**
  * What a provider reads of a channel. The routing table's channel rows carry these fields under these names,
@@ -161,6 +162,8 @@ export interface Provider {
   readonly needsImageBytes?: true;
   /** What `mapStream` gives for an upstream stream that has arrived whole and ended cleanly, mapped at once. */
   mapWholeStream?(upstream: Uint8Array, model: string): Uint8Array;
+  /** The events `mapWholeStream` writes, as objects (none written as text); undefined when it cannot say them so. */
+  mapWholeEvents?(upstream: Uint8Array, model: string): readonly PivotEvent[] | undefined;
   /** What an error reply (parsed JSON) says. */
   errorOf(reply: unknown): UpstreamError;
   /** Present when the family's upstream lists its models. */

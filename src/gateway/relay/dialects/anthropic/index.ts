@@ -16,7 +16,7 @@ export const anthropicDialect: InboundDialect = {
   toChat: anthropicToChat,
   fromChat: chatToAnthropic,
   streamFromChat: chatStreamToAnthropic,
-  wholeStreamFromChat: (pivot, model, _call, events) => wholeChatStreamToAnthropic(pivot, model, events),
+  wholeStreamFromChat: (pivot, model) => wholeChatStreamToAnthropic(pivot, model),
   errorBody: anthropicErrorBody,
   native: messagesPassage,
 };

@@ -1,5 +1,6 @@
+import { jsonText } from "../../../../shared/json-text";
 import { eventData, SseSplitter } from "../../sse";
-import type { PivotEvent } from "../types";
+import type { WholePivot } from "../types";
 import { messageIdOf, stopReasonOf } from "./stop-reason";
 import { anthropicUsage } from "./usage";
 
@@ -8,8 +9,16 @@ const encoder = new TextEncoder();
 function sse(type: string, value: Record<string, unknown>): string {
   const fields = JSON.stringify(value);
   const rest = fields === "{}" ? "}" : `,${fields.slice(1)}`;
-  return `event: ${type}\ndata: {"type":${JSON.stringify(type)}${rest}\n\n`;
+  return `event: ${type}\ndata: {"type":"${type}"${rest}\n\n`;
 }
+
+/** The events sent once per block or per delta, written from their fields (the same text `sse` writes). */
+const blockStop = (index: number) =>
+  `event: content_block_stop\ndata: {"type":"content_block_stop","index":${index}}\n\n`;
+const blockDelta = (index: number, delta: string) =>
+  `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":${delta}}\n\n`;
+const DELTA_FIELD = { text: "text_delta", thinking: "thinking_delta" } as const;
+const MESSAGE_STOP = sse("message_stop", {});
 
 type BlockKind = "text" | "thinking" | "tool_use";
 
@@ -33,57 +42,42 @@ class MessageEvents {
   private start(id: unknown): string {
     if (this.started) return "";
     this.started = true;
-    const message = {
-      id: messageIdOf(id),
-      type: "message",
-      role: "assistant",
-      model: this.model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: { input_tokens: 0, output_tokens: 0 },
-    };
-    return sse("message_start", { message });
+    const message = `{"id":${jsonText(messageIdOf(id))},"type":"message","role":"assistant","model":${jsonText(this.model)},"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0}}`;
+    return `event: message_start\ndata: {"type":"message_start","message":${message}}\n\n`;
   }
 
   private closeBlock(): string {
     if (this.block === undefined) return "";
     this.block = undefined;
-    return sse("content_block_stop", { index: this.index });
+    return blockStop(this.index);
   }
 
-  private openBlock(kind: BlockKind, contentBlock: Record<string, unknown>): string {
+  /** A new block, `contentBlock` its JSON text. */
+  private openBlock(kind: BlockKind, contentBlock: string): string {
     const out = this.closeBlock();
     this.block = kind;
     this.index++;
-    return `${out}${sse("content_block_start", { index: this.index, content_block: contentBlock })}`;
+    return `${out}event: content_block_start\ndata: {"type":"content_block_start","index":${this.index},"content_block":${contentBlock}}\n\n`;
   }
 
   private delta(kind: "text" | "thinking", text: string): string {
-    const open =
-      this.block === kind
-        ? ""
-        : this.openBlock(kind, kind === "text" ? { type: "text", text: "" } : { type: "thinking", thinking: "" });
-    const delta = kind === "text" ? { type: "text_delta", text } : { type: "thinking_delta", thinking: text };
-    return `${open}${sse("content_block_delta", { index: this.index, delta })}`;
+    const open = this.block === kind ? "" : this.openBlock(kind, `{"type":"${kind}","${kind}":""}`);
+    const delta = `{"type":"${DELTA_FIELD[kind]}","${kind}":${jsonText(text)}}`;
+    return `${open}${blockDelta(this.index, delta)}`;
   }
 
   private toolDelta(call: any): string {
     const at = typeof call?.index === "number" ? call.index : 0;
     let out = "";
     if (!this.toolBlocks.has(at)) {
-      out += this.openBlock("tool_use", {
-        type: "tool_use",
-        id: String(call?.id ?? ""),
-        name: String(call?.function?.name ?? ""),
-        input: {},
-      });
+      const id = jsonText(String(call?.id ?? ""));
+      const name = jsonText(String(call?.function?.name ?? ""));
+      out += this.openBlock("tool_use", `{"type":"tool_use","id":${id},"name":${name},"input":{}}`);
       this.toolBlocks.set(at, this.index);
     }
     const args = call?.function?.arguments;
     if (typeof args === "string" && args) {
-      const delta = { type: "input_json_delta", partial_json: args };
-      out += sse("content_block_delta", { index: this.toolBlocks.get(at), delta });
+      out += blockDelta(this.toolBlocks.get(at)!, `{"type":"input_json_delta","partial_json":${jsonText(args)}}`);
     }
     return out;
   }
@@ -125,7 +119,7 @@ class MessageEvents {
       delta: { stop_reason: this.stopReason, stop_sequence: null },
       usage: anthropicUsage(this.usage),
     });
-    return `${out}${messageDelta}${sse("message_stop", {})}`;
+    return `${out}${messageDelta}${MESSAGE_STOP}`;
   }
 
   error(message: string): string {
@@ -153,15 +147,15 @@ function translate(events: string[], writer: MessageEvents): string {
 }
 
 /** What `chatStreamToAnthropic` sends for a pivot stream that arrived whole, translated at once. */
-export function wholeChatStreamToAnthropic(pivot: Uint8Array, model: string, parsed?: readonly PivotEvent[]): string {
+export function wholeChatStreamToAnthropic(pivot: WholePivot, model: string): string {
   const events = new MessageEvents(model);
-  if (parsed) {
+  if (pivot.events) {
     let out = "";
-    for (const event of parsed) out += events.event(event);
+    for (const event of pivot.events) out += events.event(event);
     return out + events.close();
   }
   const splitter = new SseSplitter();
-  return translate(splitter.push(pivot), events) + translate(splitter.rest(), events) + events.close();
+  return translate(splitter.push(pivot.bytes), events) + translate(splitter.rest(), events) + events.close();
 }
 
 /** A pivot chunk stream as Anthropic's Messages event stream (pings kept as Anthropic ping events). */

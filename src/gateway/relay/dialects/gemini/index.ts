@@ -39,7 +39,7 @@ export const geminiDialect: InboundDialect = {
     geminiToChat(generateRequestOf(body, route), { model: route.model ?? "", stream: route.stream === true }).chat,
   fromChat: (reply, model, call) => chatToGemini(reply, { includeThoughts: includeThoughts(call), model }),
   streamFromChat: (pivot, model, call) => geminiStream(pivot, streamOptions(model, call)),
-  wholeStreamFromChat: (pivot, model, call, events) => wholeGeminiStream(pivot, streamOptions(model, call), events),
+  wholeStreamFromChat: (pivot, model, call) => wholeGeminiStream(pivot, streamOptions(model, call)),
   streamContentType: (route) => streamFormOf(route.url).contentType,
   countReply: countTokensReply,
   embeddings: {

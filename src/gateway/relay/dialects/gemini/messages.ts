@@ -94,12 +94,18 @@ function userMessages(parts: GeminiPart[], ids: CallIds): PivotMessage[] {
     else throw unsupportedPart(part, "user");
   }
   if (!content.length) return tools;
-  const onlyText = content.every((part) => part.type === "text");
-  const user: PivotMessage = {
-    role: "user",
-    content: onlyText ? content.map((part) => (part as { text: string }).text).join("") : content,
-  };
-  return [...tools, user];
+  tools.push({ role: "user", content: textOnly(content) ?? content });
+  return tools;
+}
+
+/** The parts' text when they are all text parts. */
+function textOnly(parts: PivotContentPart[]): string | undefined {
+  let text = "";
+  for (const part of parts) {
+    if (part.type !== "text") return undefined;
+    text += part.text;
+  }
+  return text;
 }
 
 function inlineImage(data: { mimeType?: string; data?: string }): PivotContentPart {

@@ -17,7 +17,7 @@ const ACTIONS = new Set<string>([
 
 /** The model and action of a `models/{model}:{action}` path tail (with or without the `models/` prefix). */
 export function modelActionOf(tail: string): { model: string; action: GeminiAction } {
-  const path = decodeURIComponent(tail).replace(/^\/?(models\/)?/, "");
+  const path = (tail.includes("%") ? decodeURIComponent(tail) : tail).replace(/^\/?(models\/)?/, "");
   const colon = path.lastIndexOf(":");
   const model = colon === -1 ? "" : path.slice(0, colon);
   const action = colon === -1 ? path : path.slice(colon + 1);

@@ -1,16 +1,22 @@
+import { jsonText } from "../../../../shared/json-text";
 import { eventData, SseSplitter } from "../../sse";
-import type { PivotEvent } from "../types";
+import type { PivotEvent, WholePivot } from "../types";
 import { geminiErrorBody } from "./errors";
 import type { PivotChunk, PivotToolCallDelta, PivotUsage } from "./pivot";
-import { candidate, functionCallPart, type GeminiReplyPart, usageMetadataOf } from "./reply-parts";
+import { finishReasonOf, functionCallPart, usageMetadataOf } from "./reply-parts";
 
 /** `sse` for `?alt=sse` (one `data:` event per response), `json-array` for Gemini's default streamed JSON array. */
 export type GeminiStreamForm = "sse" | "json-array";
 
 /** The form a streamGenerateContent call asked for, and the content type that goes with it. */
 export function streamFormOf(url: URL): { form: GeminiStreamForm; contentType: string } {
-  return altIsSse(url.search) ? SSE_FORM : JSON_ARRAY_FORM;
+  let form = forms.get(url);
+  if (!form) forms.set(url, (form = altIsSse(url.search) ? SSE_FORM : JSON_ARRAY_FORM));
+  return form;
 }
+
+/** A call's form is asked for twice (content type, stream); reading the URL's query costs more than this. */
+const forms = new WeakMap<URL, typeof SSE_FORM | typeof JSON_ARRAY_FORM>();
 
 const SSE_FORM = { form: "sse", contentType: "text/event-stream" } as const;
 const JSON_ARRAY_FORM = { form: "json-array", contentType: "application/json" } as const;
@@ -53,6 +59,9 @@ export class GeminiStreamTranslator {
   private usage: PivotUsage | null = null;
   private responseId: string | undefined;
   private modelVersion: string;
+  /** The responses' closing fields as JSON text, written again only when the model or id changes (`tailOf`). */
+  private tail = "";
+  private tailOf: [unknown, unknown] = [undefined, undefined];
   private sent = 0;
   private ended = false;
 
@@ -107,19 +116,17 @@ export class GeminiStreamTranslator {
   }
 
   private onChunk(chunk: PivotChunk): string {
-    if (chunk.error) return this.write(geminiErrorBody(500, chunk.error.message ?? "the upstream stream failed"));
+    if (chunk.error)
+      return this.write(JSON.stringify(geminiErrorBody(500, chunk.error.message ?? "the upstream stream failed")));
     if (chunk.id) this.responseId = chunk.id;
     if (chunk.model) this.modelVersion = chunk.model;
     let out = "";
-    const candidates: ReturnType<typeof candidate>[] = [];
+    let candidates = "";
     for (const choice of chunk.choices ?? []) {
       const index = choice.index ?? 0;
       const delta = choice.delta ?? {};
-      const parts: GeminiReplyPart[] = [];
-      if (this.options.includeThoughts && delta.reasoning_content)
-        parts.push({ text: delta.reasoning_content, thought: true });
-      if (delta.content) parts.push({ text: delta.content });
-      if (parts.length) candidates.push(candidate(index, parts));
+      const parts = textParts(this.options.includeThoughts ? delta.reasoning_content : undefined, delta.content);
+      if (parts) candidates += `${candidates && ","}${candidateText(index, parts)}`;
       if (delta.tool_calls?.length || choice.finish_reason) {
         const pending = this.pendingOf(index);
         for (const call of delta.tool_calls ?? []) gather(pending.calls, call);
@@ -129,7 +136,7 @@ export class GeminiStreamTranslator {
         }
       }
     }
-    if (candidates.length) out += this.response(candidates);
+    if (candidates) out += this.response(candidates);
     if (chunk.usage) {
       this.usage = chunk.usage;
       if (this.finished) out += this.flushFinish();
@@ -152,30 +159,58 @@ export class GeminiStreamTranslator {
       .map(([index, { calls, finish }]) => {
         const parts = [...calls.entries()]
           .sort(([a], [b]) => a - b)
-          .map(([, call]) => functionCallPart(call.id, call.name, call.args));
-        return candidate(index, parts, finish ?? "stop");
+          .map(([, call]) => JSON.stringify(functionCallPart(call.id, call.name, call.args)));
+        return candidateText(index, parts.join(","), finish ?? "stop");
       });
-    const out = this.response(candidates, this.usage);
+    const out = this.response(candidates.join(","), this.usage);
     this.pending.clear();
     this.finished = false;
     this.usage = null;
     return out;
   }
 
-  private response(candidates: unknown[], usage?: PivotUsage | null): string {
-    const body: Record<string, unknown> = { candidates };
-    if (usage) body.usageMetadata = usageMetadataOf(usage);
-    body.modelVersion = this.modelVersion;
-    if (this.responseId) body.responseId = this.responseId;
-    return this.write(body);
+  /** A response of candidates given as their JSON text, written field by field in Gemini's order. */
+  private response(candidates: string, usage?: PivotUsage | null): string {
+    let body = `{"candidates":[${candidates}]`;
+    if (usage) body += `,"usageMetadata":${countsText(usageMetadataOf(usage))}`;
+    return this.write(body + this.closing());
   }
 
-  private write(body: unknown): string {
-    const json = JSON.stringify(body);
+  private closing(): string {
+    const { modelVersion, responseId, tailOf } = this;
+    if (tailOf[0] === modelVersion && tailOf[1] === responseId && this.tail) return this.tail;
+    this.tailOf = [modelVersion, responseId];
+    let tail = modelVersion !== undefined ? `,"modelVersion":${jsonText(modelVersion)}` : "";
+    if (responseId) tail += `,"responseId":${jsonText(responseId)}`;
+    this.tail = `${tail}}`;
+    return this.tail;
+  }
+
+  private write(json: string): string {
     this.sent++;
     if (this.options.form === "sse") return `data: ${json}\r\n\r\n`;
     return this.sent === 1 ? `[${json}` : `,\r\n${json}`;
   }
+}
+
+/** A candidate as JSON text, its parts given as JSON text (`candidate`'s fields, in its order). */
+function candidateText(index: unknown, parts: string, finish?: string | null): string {
+  const reason = finish ? `,"finishReason":${jsonText(finishReasonOf(finish))}` : "";
+  return `{"content":{"role":"model","parts":[${parts}]}${reason},"index":${jsonText(index)}}`;
+}
+
+/** An object of token counts (whole numbers) as JSON text. */
+function countsText(counts: Record<string, number>): string {
+  let out = "";
+  for (const key in counts) out += `${out && ","}"${key}":${counts[key]}`;
+  return `{${out}}`;
+}
+
+/** The text parts of a delta as JSON text (thoughts first), "" for none. */
+function textParts(thought: unknown, text: unknown): string {
+  const thoughtPart = thought ? `{"text":${jsonText(thought)},"thought":true}` : "";
+  if (!text) return thoughtPart;
+  return `${thoughtPart && `${thoughtPart},`}{"text":${jsonText(text)}}`;
 }
 
 function gather(calls: Map<number, PendingCall>, call: PivotToolCallDelta) {
@@ -188,13 +223,9 @@ function gather(calls: Map<number, PendingCall>, call: PivotToolCallDelta) {
 }
 
 /** What `geminiStream` sends for a pivot stream that arrived whole, translated at once. */
-export function wholeGeminiStream(
-  pivot: Uint8Array,
-  options: GeminiStreamOptions,
-  parsed?: readonly PivotEvent[],
-): string {
+export function wholeGeminiStream(pivot: WholePivot, options: GeminiStreamOptions): string {
   const translator = new GeminiStreamTranslator(options);
-  return (parsed ? translator.pushParsed(parsed) : translator.push(pivot)) + translator.end();
+  return (pivot.events ? translator.pushParsed(pivot.events) : translator.push(pivot.bytes)) + translator.end();
 }
 
 /** The translation as a byte stream transform, for a pivot stream body. */

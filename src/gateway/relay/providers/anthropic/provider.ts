@@ -1,6 +1,6 @@
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
-import { mapEventStream, mapWholeEventStream } from "../event-stream";
+import { mapEventStream, mapWholeEventObjects, mapWholeEventStream } from "../event-stream";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { anthropicHeaders } from "./headers";
 import { anthropicModels } from "./models";
@@ -23,6 +23,7 @@ export const anthropicProvider: Provider = {
   mapResponse: mapMessage,
   mapStream: (upstream, model) => mapEventStream(upstream, streamMapper(model)),
   mapWholeStream: (upstream, model) => mapWholeEventStream(upstream, streamMapper(model)),
+  mapWholeEvents: (upstream, model) => mapWholeEventObjects(upstream, streamMapper(model)),
   errorOf: openaiErrorOf,
   models: anthropicModels,
 };

@@ -1,6 +1,7 @@
 import type { EventMapper } from "../event-stream";
 import { parseEvent } from "../event-stream";
 import { ChunkWriter } from "../openai-shape";
+import { plainEvent } from "./plain-events";
 import { countsOf, finishOf } from "./reply";
 
 /**
@@ -9,14 +10,14 @@ import { countsOf, finishOf } from "./reply";
  * message_stop → usage, [DONE].
  */
 export function streamMapper(model: string): EventMapper {
-  const out = new ChunkWriter(`chatcmpl-${crypto.randomUUID()}`, model);
+  const out = new ChunkWriter(undefined, model);
   let usage: any;
   // Claude numbers content blocks of every kind; OpenAI numbers tool calls only.
   const toolIndex = new Map<number, number>();
   return {
     writer: out,
     event(data) {
-      const e = parseEvent(data);
+      const e = plainEvent(data) ?? parseEvent(data);
       switch (e?.type) {
         case "message_start":
           if (e.message?.id) out.id = `chatcmpl-${e.message.id}`;

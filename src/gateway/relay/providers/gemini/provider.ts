@@ -1,6 +1,6 @@
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
-import { mapEventStream, mapWholeEventStream } from "../event-stream";
+import { mapEventStream, mapWholeEventObjects, mapWholeEventStream } from "../event-stream";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { DEFAULT_VERSION, geminiHeaders, geminiVersionOf } from "./address";
 import { geminiModels } from "./models";
@@ -31,6 +31,7 @@ export const geminiProvider: Provider = {
   mapResponse: mapGenerateContent,
   mapStream: (upstream, model) => mapEventStream(upstream, streamMapper(model)),
   mapWholeStream: (upstream, model) => mapWholeEventStream(upstream, streamMapper(model)),
+  mapWholeEvents: (upstream, model) => mapWholeEventObjects(upstream, streamMapper(model)),
   errorOf: openaiErrorOf,
   models: geminiModels,
 };

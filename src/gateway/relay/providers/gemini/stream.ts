@@ -8,7 +8,7 @@ import { countsOf, finishOf, partsOfCandidate } from "./reply";
  * The stream has no end marker: a clean end of the body is the end, then come usage and [DONE].
  */
 export function streamMapper(model: string): EventMapper {
-  const out = new ChunkWriter(`chatcmpl-${crypto.randomUUID()}`, model);
+  const out = new ChunkWriter(undefined, model);
   let usage: any;
   let seen = false;
   let calls = 0;
