@@ -12,9 +12,10 @@
  * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
  *
  *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
- *                        [--measure-s 8] [--no-plain] [--source]
+ *                        [--measure-s 8] [--no-plain] [--source] [--binary dist/tollgate ...]
  *
  * Default: N = 500 and 2 000, one round (a few minutes); --full: N = 500, 2 000, 5 000, 9 000, three rounds.
+ * Several --binary builds are measured in turn after the forwarder, each N and round: an A/B comparison in one run.
  */
 import { spawn, type Subprocess } from "bun";
 import { existsSync, readFileSync } from "node:fs";
@@ -43,6 +44,8 @@ export interface StreamsOptions {
   measureMs: number;
   plain: boolean;
   source: boolean;
+  /** Tollgate builds to measure (each beside the forwarder); empty: dist/tollgate, or the source without it. */
+  binaries: string[];
 }
 
 interface ClientFigures {
@@ -157,11 +160,14 @@ function medians(runs: Run[]): Run {
 export async function streamsBench(options: StreamsOptions): Promise<void> {
   const began = performance.now();
   const compiled = join(ROOT, "dist/tollgate");
-  const tollgateCommand =
-    !options.source && existsSync(compiled) ? [compiled, "serve"] : ["bun", join(ROOT, "src/main.ts"), "serve"];
+  const builds: { name: string; command: string[] }[] = options.binaries.length
+    ? options.binaries.map((binary) => ({ name: binary, command: [binary, "serve"] }))
+    : !options.source && existsSync(compiled)
+      ? [{ name: "tollgate", command: [compiled, "serve"] }]
+      : [{ name: "tollgate (source)", command: ["bun", join(ROOT, "src/main.ts"), "serve"] }];
   console.log(
     `\nOpen streams (issue #25): server on CPU ${SERVER_CPU}, fake and client on CPU ${CLIENT_CPU}; a fresh server per N and round; ` +
-      `fd limit ${FD_LIMIT} (prlimit); Tollgate ${tollgateCommand[0] === compiled ? "compiled" : "from source"}; Portkey is not installed here, so not measured`,
+      `fd limit ${FD_LIMIT} (prlimit); Tollgate: ${builds.map((b) => b.name).join(", ")}; Portkey is not installed here, so not measured`,
   );
   console.log(`  load average at start: ${load()}`);
   const shapes: { name: string; shape: Shape; fakeArgs: string[]; unit: string }[] = [
@@ -209,7 +215,8 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       pinned(CLIENT_CPU, ["bun", join(import.meta.dir, "drip-upstream.ts"), "--port", String(fakePort), ...fakeArgs]),
       fakeUrl,
     );
-    const results = new Map<number, { forwarder: Run[]; tollgate: Run[] }>();
+    /** Per N: the runs of each target, by name (the forwarder first). */
+    const results = new Map<number, Map<string, Run[]>>();
     try {
       const startForwarder = async (): Promise<Target> => {
         const port = freePort();
@@ -224,9 +231,9 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         );
         return { name: "forwarder", url, pid: proc.pid, key: "", stop: () => stop(proc) };
       };
-      const startTollgate = async (): Promise<Target> => {
+      const startTollgate = async (command: string[]): Promise<Target> => {
         const gateway = await startGateway({
-          command: withFds(tollgateCommand),
+          command: withFds(command),
           cpu: SERVER_CPU,
           env: { INITIAL_ROOT_PASSWORD: "bench-root-pass" },
         });
@@ -235,18 +242,22 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       };
       const warm: Shape = { ...shape, rampMs: 200, warmMs: 0, measureMs: shape.callMs + 500 };
       for (const n of options.ladder) {
-        const entry = { forwarder: [] as Run[], tollgate: [] as Run[] };
+        const entry = new Map<string, Run[]>([
+          ["forwarder", []],
+          ...builds.map((b) => [b.name, []] as [string, Run[]]),
+        ]);
         results.set(n, entry);
+        const starts: [string, () => Promise<Target>][] = [
+          ["forwarder", startForwarder],
+          ...builds.map((b) => [b.name, () => startTollgate(b.command)] as [string, () => Promise<Target>]),
+        ];
         for (let round = 0; round < options.rounds; round++) {
-          for (const [key, start] of [
-            ["forwarder", startForwarder],
-            ["tollgate", startTollgate],
-          ] as const) {
+          for (const [key, start] of starts) {
             const target = await start();
             try {
               await drive(target, WARM_STREAMS, warm, false);
               await Bun.sleep(200);
-              entry[key].push(await drive(target, n, shape, true));
+              entry.get(key)!.push(await drive(target, n, shape, true));
             } finally {
               await target.stop();
             }
@@ -274,8 +285,8 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         "RSS/open KiB",
       ],
       [...results].flatMap(([n, entry]) =>
-        (["forwarder", "tollgate"] as const).map((key) => {
-          const r = medians(entry[key]);
+        [...entry].map(([key, runs]) => {
+          const r = medians(runs);
           return [
             String(n),
             key,
@@ -292,24 +303,28 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       ),
     );
     for (const [n, entry] of results) {
-      const ratio = (of: (r: Run) => number) => median(entry.tollgate.map((t, i) => of(t) / of(entry.forwarder[i]!)));
-      const f = medians(entry.forwarder);
-      const t = medians(entry.tollgate);
-      const memoryBound = (1.5 * f.rssPerOpen) / KiB + 4000 / KiB;
-      let line =
-        `  N ${n}: CPU per ${unit} ${fmt(
-          ratio((r) => r.cpuPerUnitMicros),
-          2,
-        )}× the forwarder's [target <= 1.2×]; ` +
-        `RSS per open call ${fmt(t.rssPerOpen / KiB, 1)} / ${fmt(f.rssPerOpen / KiB, 1)} KiB [target <= ${fmt(memoryBound, 1)} KiB]`;
-      if (shape.stream)
-        line += `; added gap p99 ${fmt(t.gapP99, 2)} / ${fmt(f.gapP99, 2)} ms [target <= forwarder + 2 ms where the forwarder's < 20 ms]`;
-      if (t.failed > f.failed) line += `; Tollgate failed ${t.failed - f.failed} calls more than the forwarder`;
-      console.log(line);
-      const failure = entry.tollgate.find((r) => r.firstFailure)?.firstFailure;
-      if (failure) console.log(`    ! Tollgate's first failure: ${failure}`);
-      const fwFailure = entry.forwarder.find((r) => r.firstFailure)?.firstFailure;
+      const forwarder = entry.get("forwarder")!;
+      const f = medians(forwarder);
+      const fwFailure = forwarder.find((r) => r.firstFailure)?.firstFailure;
       if (fwFailure) console.log(`    ! forwarder's first failure: ${fwFailure}`);
+      for (const { name: build } of builds) {
+        const tollgate = entry.get(build)!;
+        const ratio = (of: (r: Run) => number) => median(tollgate.map((t, i) => of(t) / of(forwarder[i]!)));
+        const t = medians(tollgate);
+        const memoryBound = (1.5 * f.rssPerOpen) / KiB + 4000 / KiB;
+        let line =
+          `  N ${n}${builds.length > 1 ? ` ${build}` : ""}: CPU per ${unit} ${fmt(
+            ratio((r) => r.cpuPerUnitMicros),
+            2,
+          )}× the forwarder's [target <= 1.2×]; ` +
+          `RSS per open call ${fmt(t.rssPerOpen / KiB, 1)} / ${fmt(f.rssPerOpen / KiB, 1)} KiB [target <= ${fmt(memoryBound, 1)} KiB]`;
+        if (shape.stream)
+          line += `; added gap p99 ${fmt(t.gapP99, 2)} / ${fmt(f.gapP99, 2)} ms [target <= forwarder + 2 ms where the forwarder's < 20 ms]`;
+        if (t.failed > f.failed) line += `; Tollgate failed ${t.failed - f.failed} calls more than the forwarder`;
+        console.log(line);
+        const failure = tollgate.find((r) => r.firstFailure)?.firstFailure;
+        if (failure) console.log(`    ! Tollgate's first failure: ${failure}`);
+      }
     }
   }
   console.log(`  open streams section took ${fmt((performance.now() - began) / 1000, 0)} s`);
@@ -332,6 +347,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
       "measure-s": { type: "string" },
       "no-plain": { type: "boolean" },
       source: { type: "boolean" },
+      binary: { type: "string", multiple: true },
     },
   });
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
@@ -344,6 +360,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
     measureMs: Number(str(values["measure-s"]) ?? 8) * 1000,
     plain: !values["no-plain"],
     source: Boolean(values.source),
+    binaries: ((values.binary ?? []) as unknown[]).filter((b): b is string => typeof b === "string"),
   };
 }
 

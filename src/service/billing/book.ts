@@ -4,7 +4,7 @@ import type { NewLogRow } from "../../db/schema";
 import type { ChangeBus } from "../changes";
 import type { Account } from "./accounts";
 import { totalCharges, type Charge } from "./charges";
-import type { JournalPlace } from "./journal";
+import type { JournalPlace, LineEnd } from "./journal";
 import { InsufficientQuotaError } from "./insufficient";
 import { JournalSet } from "./journal-set";
 import { BalanceLeases } from "./leases";
@@ -14,6 +14,19 @@ import { SerialQueue } from "./serial";
 
 /** How often at most a balance that other instances keep writing is re-read here. */
 const REFRESH_WINDOW_MS = 200;
+
+/**
+ * Charges per transaction of a flush; a larger batch is written in slices, other work running between them. On
+ * SQLite a flush runs synchronously, ~60 µs a charge with its log row: thousands of calls ending together (a
+ * wave of streams, or the backlog of a pause) held every open stream for over 100 ms in one transaction.
+ */
+const FLUSH_SLICE = 64;
+
+/** A settled charge waiting for a flush, and where its journal line ends (none without a journal). */
+interface Queued {
+  charge: Charge;
+  end?: LineEnd;
+}
 
 export interface Reservation {
   readonly userId: number;
@@ -37,7 +50,7 @@ export interface Reservation {
 export class BalanceBook {
   private readonly users = new Map<number, Account>();
   private readonly tokens = new Map<number, Account>();
-  private queue: Charge[] = [];
+  private queue: Queued[] = [];
   private readonly serial = new SerialQueue();
   private readonly timer: Timer;
   private readonly unsubscribe: (() => void)[];
@@ -268,8 +281,7 @@ export class BalanceBook {
    * as complete (its charge still reaches the database with the flush).
    */
   private enqueue(charge: Charge): void {
-    this.queue.push(charge);
-    this.journals?.append(charge);
+    this.queue.push({ charge, end: this.journals?.append(charge) });
   }
 
   /**
@@ -300,38 +312,65 @@ export class BalanceBook {
   /** Told the duration of each flush that wrote something (seconds). */
   onFlush?: (seconds: number) => void;
 
-  /** Writes every queued charge now; on failure the charges stay queued for the next attempt. */
+  /**
+   * Writes every queued charge now, in slices of FLUSH_SLICE charges (a transaction each, with its journal mark);
+   * on failure the charges not written stay queued for the next attempt. The other instances are told once the
+   * whole batch is written (or, on failure, which balances its written slices changed).
+   */
   flush(): Promise<void> {
     return this.serial.run(async () => {
       if (this.queue.length === 0) return;
       const settledUpTo = this.changes.sealSettled();
       const batch = this.queue;
       this.queue = [];
-      const marks = this.journals?.marks();
-      const totals = totalCharges(batch);
-      let spent: () => void;
+      const users = new Set<number>();
+      const tokens = new Set<number>();
       const began = performance.now();
+      let complete = false;
       try {
-        spent = await inTransaction(this.db, async (tx) => {
-          // Journal marks first, the hot balance rows last: a flush holds those rows' locks the shortest time.
-          if (marks) await this.journals!.recordMarks(tx, marks);
-          await writeChargeTotals(tx, totals);
-          return this.leases.spend(tx, debits(totals));
-        });
-      } catch (error) {
-        this.queue = batch.concat(this.queue);
-        console.error("[billing] flush failed, will retry:", error instanceof Error ? error.message : error);
-        throw error;
+        for (let from = 0; from < batch.length; from += FLUSH_SLICE) {
+          if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+          const slice = batch.slice(from, from + FLUSH_SLICE);
+          try {
+            await this.writeSlice(slice, users, tokens);
+          } catch (error) {
+            this.queue = batch.slice(from).concat(this.queue);
+            console.error("[billing] flush failed, will retry:", error instanceof Error ? error.message : error);
+            throw error;
+          }
+        }
+        complete = true;
+      } finally {
+        // Balances written by part of a batch: refreshed elsewhere, their unwritten charges still counted there.
+        this.changes.announceSpent([...users], [...tokens], complete ? settledUpTo : 0);
       }
-      spent();
       this.lastFlushMs = performance.now() - began;
       this.onFlush?.(this.lastFlushMs / 1000);
-      for (const [id, d] of totals.users) this.moveToCommitted(this.users.get(id), d.quota);
-      for (const [id, d] of totals.tokens) this.moveToCommitted(this.tokens.get(id), d.remain);
-      this.changes.announceSpent([...totals.users.keys()], [...totals.tokens.keys()], settledUpTo);
-      if (marks) await this.journals!.retire(marks);
-      this.tellWritten(totals.users.keys());
     });
+  }
+
+  /** One transaction of a flush: the slice's charges, and the journal mark just past the last of them. */
+  private async writeSlice(slice: Queued[], users: Set<number>, tokens: Set<number>): Promise<void> {
+    const last = slice.at(-1)!.end;
+    const marks = last ? this.journals?.marksThrough(last) : this.journals?.marks();
+    const totals = totalCharges(slice.map((queued) => queued.charge));
+    const spent = await inTransaction(this.db, async (tx) => {
+      // Journal marks first, the hot balance rows last: a flush holds those rows' locks the shortest time.
+      if (marks) await this.journals!.recordMarks(tx, marks);
+      await writeChargeTotals(tx, totals);
+      return this.leases.spend(tx, debits(totals));
+    });
+    spent();
+    for (const [id, d] of totals.users) {
+      this.moveToCommitted(this.users.get(id), d.quota);
+      users.add(id);
+    }
+    for (const [id, d] of totals.tokens) {
+      this.moveToCommitted(this.tokens.get(id), d.remain);
+      tokens.add(id);
+    }
+    if (marks) await this.journals!.retire(marks);
+    this.tellWritten(totals.users.keys());
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Exec } from "../../db/exec";
 import { removeKey, upsert } from "../../db/queries/key-value";
 import type { ChangeBus } from "../changes";
 import type { Charge } from "./charges";
-import { ChargeJournal, journalKey, type JournalPlace } from "./journal";
+import { ChargeJournal, journalKey, type JournalPlace, type LineEnd } from "./journal";
 import { recoverJournals } from "./recovery";
 import type { SerialQueue } from "./serial";
 
@@ -49,10 +49,13 @@ export class JournalSet {
     return total;
   }
 
-  /** Appends the charge to the current journal (opening the first one on need; written at the end of the turn). */
-  append(charge: Charge): void {
+  /**
+   * Appends the charge to the current journal (opening the first one on need; written at the end of the turn);
+   * answers where its line ends.
+   */
+  append(charge: Charge): LineEnd | undefined {
     if (this.journals.length === 0) this.journals.push(new ChargeJournal(this.place.dir, this.place.databaseId));
-    this.journals.at(-1)!.append(charge);
+    return this.journals.at(-1)!.append(charge);
   }
 
   /**
@@ -62,6 +65,18 @@ export class JournalSet {
   marks(): JournalMark[] {
     for (const journal of this.journals) journal.sync();
     return this.journals.map((journal) => ({ journal, bytes: journal.bytes }));
+  }
+
+  /**
+   * The marks of a flush that writes the charges up to the one whose line ends at `last` (charges are appended in
+   * the order they are flushed): the journals before its one whole, its one up to that line, none after.
+   */
+  marksThrough(last: LineEnd): JournalMark[] {
+    const marks = this.marks();
+    const at = marks.findIndex((mark) => mark.journal === last.journal);
+    if (at < 0) return marks;
+    marks[at] = { journal: last.journal, bytes: last.bytes };
+    return marks.slice(0, at + 1);
   }
 
   /** Settles when every charge appended so far is on disk; undefined when all are. */

@@ -72,6 +72,12 @@ function durablePromise(): Durable {
   return { promise, resolve, reject };
 }
 
+/** Where a charge's line ends in its journal: known once the line is written (see `ChargeJournal.sync`). */
+export interface LineEnd {
+  journal: ChargeJournal;
+  bytes: number;
+}
+
 /** Journal files this process writes or is recovering (another book in the same process must not take them). */
 const live = new Set<string>();
 /** Orphaned journals of another database: read once, then passed over by the recoveries that follow. */
@@ -104,32 +110,50 @@ export class ChargeJournal {
 
   /** Lines appended this turn of the event loop, written together at its end (or by `sync`). */
   private pending = "";
+  /** The ends of the pending lines, each with its line's length in bytes: set by the write. */
+  private pendingEnds: { end: LineEnd; length: number }[] = [];
   private written: Durable | undefined;
 
   /**
    * Queues the charge for the write at the end of this turn: one write for the many calls a busy turn settles (a
    * write per call cost ~8 µs each at saturation). `durable()` tells when it is on disk; replies wait for it.
+   * Answers where the line will end in the file (undefined for a closed journal).
    */
-  append(charge: Charge): void {
-    if (this.fd < 0) return;
-    this.pending += `${chargeLine(charge)}\n`;
-    if (this.written) return;
+  append(charge: Charge): LineEnd | undefined {
+    if (this.fd < 0) return undefined;
+    const line = `${chargeLine(charge)}\n`;
+    this.pending += line;
+    const end: LineEnd = { journal: this, bytes: this.bytes };
+    this.pendingEnds.push({ end, length: Buffer.byteLength(line) });
+    if (this.written) return end;
     this.written = durablePromise();
     setImmediate(() => this.sync());
+    return end;
   }
 
-  /** Writes what was appended and not yet written; a write that fails fails the replies waiting for it. */
+  /**
+   * Writes what was appended and not yet written; a write that fails fails the replies waiting for it. Each line's
+   * end is set to where it ends in the file (a line the write did not take ends where the file does).
+   */
   sync(): void {
     const written = this.written;
     if (!written) return;
     const text = this.pending;
+    const ends = this.pendingEnds;
     this.pending = "";
+    this.pendingEnds = [];
     this.written = undefined;
+    const from = this.bytes;
     try {
       if (this.fd >= 0) this.bytes += writeSync(this.fd, text);
       written.resolve();
     } catch (error) {
       written.reject(error as Error);
+    }
+    let at = from;
+    for (const { end, length } of ends) {
+      at += length;
+      end.bytes = Math.min(at, this.bytes);
     }
   }
 
