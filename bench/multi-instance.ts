@@ -123,7 +123,7 @@ interface Build {
   command?: string[];
 }
 
-/** The command that runs `serve` for a build; with a profile folder, under Bun's CPU profiler (source runs). */
+/** The command that runs `serve` for a build; with a profile folder, under Bun's CPU profiler (source only). */
 const serveCommand = (build: Build, profileDir?: string) => {
   const [program, ...args] = build.command ?? ["bun", join(import.meta.dir, "..", "src/main.ts"), "serve"];
   return profileDir ? [program!, "--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, ...args] : [program!, ...args];
@@ -251,6 +251,8 @@ if (import.meta.main) {
       profile: { type: "string" },
     },
   });
+  // A compiled binary would take the profiler's flags for its own arguments.
+  if (values.profile && values.binary) throw new Error("--profile runs the source; leave out --binary");
   await multiInstanceBench({
     seconds: values.seconds ? Number(values.seconds) : undefined,
     rounds: values.rounds ? Number(values.rounds) : undefined,
