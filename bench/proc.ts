@@ -1,7 +1,7 @@
 /**
  * CPU time and resident memory of a process, from /proc (Linux only), for the relay bench.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Clock ticks per second of utime/stime in /proc/<pid>/stat (USER_HZ; 100 on every Linux port in practice). */
 export const CLOCK_TICKS = (() => {
@@ -43,4 +43,26 @@ export function sampleRss(pid: number, everyMs: number): { stop(): number[] } {
       return samples;
     },
   };
+}
+
+/** utime + stime per thread name of the process (threads of one name summed), in µs. */
+export function cpuMicrosByThread(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim().replace(/\d+$/, "#");
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
+      byName.set(name, (byName.get(name) ?? 0) + micros);
+    } catch {}
+  }
+  return byName;
+}
+
+/** The main thread's context switches so far: voluntary (it waited) and not (it was preempted). */
+export function contextSwitches(pid: number): { voluntary: number; preempted: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const count = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { voluntary: count("voluntary_ctxt_switches"), preempted: count("nonvoluntary_ctxt_switches") };
 }
