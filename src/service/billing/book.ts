@@ -16,11 +16,14 @@ import { SerialQueue } from "./serial";
 const REFRESH_WINDOW_MS = 200;
 
 /**
- * Charges per transaction of a flush; a larger batch is written in slices, other work running between them. On
- * SQLite a flush runs synchronously, ~60 µs a charge with its log row: thousands of calls ending together (a
- * wave of streams, or the backlog of a pause) held every open stream for over 100 ms in one transaction.
+ * Charges per transaction of a flush on SQLite; a larger batch is written in slices, other work running between
+ * them. There a flush runs synchronously, ~60 µs a charge with its log row: thousands of calls ending together (a
+ * wave of streams, or the backlog of a pause) held every open stream for over 100 ms in one transaction. A server
+ * database's flush waits on the network, so it stays one transaction: slices there only multiplied the
+ * transactions on the hot balance rows that several instances share (3 instances' CPU per call 1.17–1.35× one
+ * → 1.42–1.64× in one run).
  */
-const FLUSH_SLICE = 64;
+const SQLITE_FLUSH_SLICE = 64;
 
 /** A settled charge waiting for a flush, and where its journal line ends (none without a journal). */
 interface Queued {
@@ -313,7 +316,7 @@ export class BalanceBook {
   onFlush?: (seconds: number) => void;
 
   /**
-   * Writes every queued charge now, in slices of FLUSH_SLICE charges (a transaction each, with its journal mark);
+   * Writes every queued charge now, on SQLite in slices of SQLITE_FLUSH_SLICE charges (a transaction each, with its journal mark);
    * on failure the charges not written stay queued for the next attempt. The other instances are told once the
    * whole batch is written (or, on failure, which balances its written slices changed).
    */
@@ -328,9 +331,10 @@ export class BalanceBook {
       const began = performance.now();
       let complete = false;
       try {
-        for (let from = 0; from < batch.length; from += FLUSH_SLICE) {
+        const sliceSize = this.db.dialect === "sqlite" ? SQLITE_FLUSH_SLICE : batch.length;
+        for (let from = 0; from < batch.length; from += sliceSize) {
           if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-          const slice = batch.slice(from, from + FLUSH_SLICE);
+          const slice = batch.slice(from, from + sliceSize);
           try {
             await this.writeSlice(slice, users, tokens);
           } catch (error) {
