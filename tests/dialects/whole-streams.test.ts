@@ -200,3 +200,39 @@ describe("eventData of a named event", () => {
     expect(eventData("event: x")).toBeUndefined();
   });
 });
+
+describe("an upstream stream that arrived whole is split into the events the streamed splitter finds", () => {
+  /** Writes each event's name and data as it gets them, so any difference in splitting shows. */
+  const echo = (): EventMapper => ({
+    named: true,
+    event: (data, name) => `[${name}|${data}]`,
+    end: () => "[end]",
+  });
+  const bytesOf = (...parts: (string | number[])[]) =>
+    Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : Buffer.from(part))));
+  const EDGE_STREAMS: Record<string, Uint8Array> = {
+    "named events": bytesOf('event: a\ndata: {"x":1}\n\nevent:b\ndata:{"y":"é"}\n\n'),
+    "data lines joined, a comment, an unnamed event": bytesOf(": hi\n\ndata: 1\ndata: 2\n\ndata: 3\n\n"),
+    "the name after the data, extra blank lines": bytesOf("data: 4\nevent: late\n\n\n\nevent: e\ndata: 5\n\n"),
+    "no final blank line, a blank data event": bytesOf("event: c\ndata: 6\n\ndata: \n\nevent: d\ndata: 7\n  "),
+    "a whitespace tail": bytesOf("data: 8\n\n \n\t"),
+    "CRLF line ends": bytesOf("event: f\r\ndata: 9\r\n\r\ndata: 10\r\n\r\n"),
+    "a broken UTF-8 sequence at the end": bytesOf("data: 11\n\ndata: 12", [0xe2, 0x82]),
+    "a broken UTF-8 sequence inside": bytesOf("data: 13", [0xe2], "x\n\n"),
+    "only a tail": bytesOf("data: 14"),
+    empty: bytesOf(""),
+  };
+
+  for (const [name, bytes] of Object.entries(EDGE_STREAMS)) {
+    test(`${name}: the streamed mapping's text`, async () => {
+      const upstream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes);
+          controller.close();
+        },
+      });
+      const streamed = await new Response(mapEventStream(upstream, echo())).text();
+      expect(new TextDecoder().decode(mapWholeEventStream(bytes, echo()))).toBe(streamed);
+    });
+  }
+});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startFakeGemini } from "../support/fake-gemini";
-import type { FakeUpstream } from "../support/fake-upstream";
+import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream";
 import { failure, startRelayEnv, type RelayEnv } from "./support";
 
 const MODEL = "gemini-img";
@@ -112,5 +112,77 @@ describe("image URLs for families that take bytes (Gemini): downloaded by the re
     await r.s.root.put("/api/option/", { key: "WorkerValidKey", value: "wrong" });
     expect((await failure(askWith("http://10.255.255.1/cat.png"))).message).toContain("HTTP 403");
     await r.s.root.put("/api/option/", { key: "WorkerUrl", value: "" });
+  });
+});
+
+describe("a retry after the images were inlined for a family that takes bytes", () => {
+  const RETRIED = "img-retried";
+  let r: RelayEnv;
+  let gemini: FakeUpstream;
+  let openai: FakeUpstream;
+  let images: ReturnType<typeof Bun.serve>;
+  const inlined = `data:image/png;base64,${Buffer.from(PNG).toString("base64")}`;
+
+  beforeAll(async () => {
+    images = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => new Response(PNG, { headers: { "content-type": "image/png" } }),
+    });
+    r = await startRelayEnv("sqlite");
+    gemini = startFakeGemini();
+    openai = startFakeUpstream();
+    await r.s.ctx.options.set("RetryTimes", 1);
+    await r.setPrices({ [RETRIED]: 1 });
+    await r.addChannel({ type: 24, key: "AIza-upstream", models: RETRIED, priority: 10 }, gemini);
+    await r.addChannel({ models: RETRIED, priority: 0 }, openai);
+    gemini.setBehavior({ status: 500 });
+  });
+  afterAll(async () => {
+    images.stop(true);
+    await gemini.stop();
+    await openai.stop();
+    await r.stop();
+  });
+
+  const imageUrlSent = () => openai.requests.at(-1)!.body.messages[0].content[1].image_url.url;
+
+  test("an OpenAI chat call: the next channel gets the inlined image", async () => {
+    await r.openai().chat.completions.create({
+      model: RETRIED,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "what is this?" },
+            { type: "image_url", image_url: { url: `http://127.0.0.1:${images.port}/cat.png` } },
+          ],
+        },
+      ],
+    });
+    expect(gemini.requests).toHaveLength(1);
+    expect(imageUrlSent()).toBe(inlined);
+  });
+
+  test("an Anthropic Messages call (translated): the next channel gets the inlined image", async () => {
+    const reply = await fetch(`${r.s.url}/v1/messages`, {
+      method: "POST",
+      headers: { "x-api-key": r.key, "anthropic-version": "2023-06-01", "content-type": "application/json" },
+      body: JSON.stringify({
+        model: RETRIED,
+        max_tokens: 16,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "what is this?" },
+              { type: "image", source: { type: "url", url: `http://127.0.0.1:${images.port}/cat.png` } },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(reply.status).toBe(200);
+    expect(imageUrlSent()).toBe(inlined);
   });
 });

@@ -68,13 +68,21 @@ export async function parseInboundRequest(
   if (stream) pivot.stream_options = { include_usage: true };
   const headers = forwarded(request, dialect.native.forwardedHeaders);
   const inbound = { dialect, route, body, raw, headers, notes: dialect.translatedNotes?.(body) };
+  let pivotText: string | undefined;
   const relayed: RelayRequest = {
     path: "/v1/chat/completions",
     model,
     stream,
     clientWantsUsage: true,
     json: pivot,
-    raw: JSON.stringify(pivot),
+    // Made when first read: a family that translates builds its body from the pivot itself and never asks.
+    get raw() {
+      pivotText ??= JSON.stringify(pivot);
+      return pivotText;
+    },
+    set raw(text) {
+      pivotText = text;
+    },
     inbound,
     // `raw` as it is when the call is sent: the prompt screen may have rewritten the pivot (masked words) since.
     upstream: (upstreamModel) => ({

@@ -79,13 +79,24 @@ function pickChannel(
   return undefined;
 }
 
+/** The request's image URLs made inline data, in its text too: a retry on another channel sends the bytes fetched. */
+async function inlinedImages({ ctx, req }: CallState): Promise<boolean> {
+  const inlined = await inlineImageUrls(ctx, req.json!);
+  if (inlined) req.raw = JSON.stringify(req.json);
+  return inlined;
+}
+
 function upstreamCall(s: CallState, upstreamModel: string, provider: Provider): UpstreamCall {
   // A family that translates builds its own body from the parsed request: the OpenAI body is not made.
   if (provider.mapResponse) {
+    const { req } = s;
     return {
-      path: s.req.path,
+      path: req.path,
       model: upstreamModel,
-      body: s.req.raw,
+      // Read only by a family given no json: the request's text is not made otherwise.
+      get body() {
+        return req.raw;
+      },
       contentType: "application/json",
       stream: s.req.stream,
       json: s.req.json,
@@ -219,7 +230,7 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
       const refusal = native ? undefined : req.inbound?.dialect.untranslatable?.(req.inbound.body);
       if (refusal) throw refusal;
       if (!native && provider.needsImageBytes && req.json && s.endpoint.kind === "chat")
-        await (s.imagesInlined ??= inlineImageUrls(ctx, req.json));
+        await (s.imagesInlined ??= inlinedImages(s));
       const via = native ? nativeProvider(family, provider, req.inbound!) : provider;
       const call = native
         ? nativeCall(req.inbound!, upstreamModel, req.stream)

@@ -14,7 +14,8 @@ export function screenPrompt<S extends ChargedCall & { req: RelayRequest }>(
   const { req } = s;
   const bodies = req.inbound ? [req.inbound.body, req.json ?? {}] : [req.json ?? {}];
   try {
-    if (!checkPrompt(s.ctx, bodies, req.raw !== "")) return;
+    // A form (multipart) body has no text to mask; an inbound call's pivot text is not made just to ask.
+    if (!checkPrompt(s.ctx, bodies, req.inbound !== undefined || req.raw !== "")) return;
   } catch (error) {
     if (error instanceof RelayError) logFailure(s, error);
     throw error;

@@ -1,5 +1,5 @@
 import type { PivotEvent } from "../pivot-events";
-import { eventData, eventName, SseSplitter } from "../sse";
+import { eventData, eventName, MAX_EVENT_CHARS, SseSplitter } from "../sse";
 import type { ChunkWriter } from "./openai-shape";
 
 /** Turns one upstream stream's events into OpenAI SSE text. */
@@ -15,15 +15,38 @@ export interface EventMapper {
 }
 
 const encoder = new TextEncoder();
+const utf8 = new TextDecoder();
+
+/**
+ * The mapper's output for the event `text` holds from `start` to `end` (its blank line or the text's end).
+ * The usual forms, one `data: ` line with or without an `event:` line before it, are read where they lie.
+ */
+function mapEventAt(text: string, start: number, end: number, mapper: EventMapper): string {
+  const lineEnd = text.indexOf("\n", start);
+  const oneLine = lineEnd === -1 || lineEnd >= end;
+  let data: string | undefined;
+  let name: string | undefined;
+  if (oneLine && text.startsWith("data: ", start)) data = text.slice(start + 6, end);
+  else if (!oneLine && text.startsWith("event:", start) && text.startsWith("data: ", lineEnd + 1)) {
+    const next = text.indexOf("\n", lineEnd + 1);
+    if (next === -1 || next >= end) {
+      data = text.slice(lineEnd + 7, end);
+      name = text.slice(start + (text.charCodeAt(start + 6) === 32 ? 7 : 6), lineEnd);
+    }
+  }
+  if (data === undefined) {
+    const event = start === 0 && end === text.length ? text : text.slice(start, end);
+    data = eventData(event);
+    if (data === undefined) return "";
+    if (mapper.named) name = eventName(event);
+  }
+  return data.trim() === "" ? "" : mapper.event(data, mapper.named ? name : undefined);
+}
 
 /** The mapper's output for a run of the upstream's SSE events. */
 function mapEvents(events: string[], mapper: EventMapper): string {
   let out = "";
-  for (const event of events) {
-    const data = eventData(event);
-    if (data !== undefined && data.trim() !== "")
-      out += mapper.event(data, mapper.named ? eventName(event) : undefined);
-  }
+  for (const event of events) out += mapEventAt(event, 0, event.length, mapper);
   return out;
 }
 
@@ -75,6 +98,23 @@ export function mapWholeEventObjects(upstream: Uint8Array, mapper: EventMapper):
 }
 
 function mapWholeEvents(upstream: Uint8Array, mapper: EventMapper): string {
+  // Decoded and split at once when that gives the splitter's text: no UTF-8 sequence cut at the end, no CR to rewrite.
+  const text = upstream.length > 0 && upstream[upstream.length - 1]! < 0x80 ? utf8.decode(upstream) : "\r";
+  if (!text.includes("\r")) {
+    let out = "";
+    let start = 0;
+    let end: number;
+    while ((end = text.indexOf("\n\n", start)) !== -1) {
+      out += mapEventAt(text, start, end, mapper);
+      start = end + 2;
+    }
+    if (text.length - start > MAX_EVENT_CHARS) {
+      throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
+    }
+    const tail = text.slice(start).trim();
+    if (tail) out += mapEventAt(tail, 0, tail.length, mapper);
+    return out + mapper.end();
+  }
   const splitter = new SseSplitter();
   return mapEvents(splitter.push(upstream), mapper) + mapEvents(splitter.rest(), mapper) + mapper.end();
 }

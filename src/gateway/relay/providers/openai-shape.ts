@@ -20,17 +20,26 @@ export interface TokenCounts {
 export { tokenCount };
 
 /** OpenAI's usage object, as reportedUsage reads it back for billing. */
-export function openaiUsage(t: TokenCounts) {
-  return {
+export function openaiUsage(t: TokenCounts): OpenAIUsage {
+  const details: OpenAIUsage["prompt_tokens_details"] = { cached_tokens: t.cached };
+  if (t.cacheWrite) details.cached_creation_tokens = t.cacheWrite;
+  const usage: OpenAIUsage = {
     prompt_tokens: t.prompt,
     completion_tokens: t.completion,
     total_tokens: t.prompt + t.completion,
-    prompt_tokens_details: {
-      cached_tokens: t.cached,
-      ...(t.cacheWrite ? { cached_creation_tokens: t.cacheWrite } : {}),
-    },
-    ...(t.reasoning ? { completion_tokens_details: { reasoning_tokens: t.reasoning } } : {}),
+    prompt_tokens_details: details,
   };
+  if (t.reasoning) usage.completion_tokens_details = { reasoning_tokens: t.reasoning };
+  return usage;
+}
+
+/** OpenAI's usage object as `openaiUsage` writes it. */
+export interface OpenAIUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details: { cached_tokens: number; cached_creation_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 /** A tool call of a reply: the function's arguments as JSON text. */

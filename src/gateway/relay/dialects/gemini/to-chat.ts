@@ -20,18 +20,17 @@ export function geminiToChat(body: GeminiRequest, options: { model: string; stre
     throw invalidRequest("contents must be a non-empty array");
   if (body.cachedContent) throw invalidRequest("cachedContent is not supported: send the content itself");
   const system = systemTextOf(body.systemInstruction);
-  const messages: PivotMessage[] = [
-    ...(system ? [{ role: "system" as const, content: system }] : []),
-    ...messagesOf(body.contents),
-  ];
-  const { dropped, ...tools } = toolsOf(body);
-  const chat: PivotRequest = {
-    model: options.model,
-    messages,
-    ...samplingOf(body.generationConfig),
-    ...tools,
-    ...(options.stream && { stream: true, stream_options: { include_usage: true } }),
-  };
+  const messages: PivotMessage[] = messagesOf(body.contents);
+  if (system) messages.unshift({ role: "system", content: system });
+  const { tools, tool_choice, dropped } = toolsOf(body);
+  // Built field by field (in the order the upstream body lists them): this runs on every Gemini call.
+  const chat: PivotRequest = Object.assign({ model: options.model, messages }, samplingOf(body.generationConfig));
+  if (tools) chat.tools = tools;
+  if (tool_choice !== undefined) chat.tool_choice = tool_choice;
+  if (options.stream) {
+    chat.stream = true;
+    chat.stream_options = { include_usage: true };
+  }
   return {
     chat,
     includeThoughts: body.generationConfig?.thinkingConfig?.includeThoughts === true,
