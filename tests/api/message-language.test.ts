@@ -37,6 +37,24 @@ describe("management replies in the user's language", () => {
     expect(reply.body).toMatchObject({ success: true, message: "已退出登录" });
   });
 
+  test("the log rows the server writes itself read in the user's language; stored as written", async () => {
+    await s.ctx.options.set("QuotaForNewUser", 500_000);
+    const user = await s.newUser();
+    await s.ctx.options.set("QuotaForNewUser", 0);
+    const contents = async (headers: Record<string, string>) =>
+      (await user.get("/api/log/self?p=1&page_size=10", headers)).body.data.items.map(
+        (row: { content: string }) => row.content,
+      );
+    expect(await contents(zh)).toEqual(["新用户注册赠送 $1.00"]);
+    expect(await contents({ "accept-language": "en" })).toEqual(["new user registration bonus $1.00"]);
+    const stored = await s.ctx.db.k.selectFrom("logs").select("content").where("user_id", "=", user.userId!).execute();
+    expect(stored).toEqual([{ content: "new user registration bonus $1.00" }]);
+    expect(translateMessage("redeemed $5.00 with redemption code #12", "zh")).toBe("通过兑换码 #12 兑换 $5.00");
+    expect(translateMessage("administrator root changed the quota from $1.00 to $2.50", "zh")).toBe(
+      "管理员 root 将额度从 $1.00 修改为 $2.50",
+    );
+  });
+
   test("the header decides: the first of zh or en it names, Chinese for others, none without it", () => {
     expect(languageOfHeader("en-US,zh;q=0.5")).toBe("en");
     expect(languageOfHeader("zh-CN")).toBe("zh");

@@ -7,6 +7,7 @@ import { listLogs } from "../../service/logs/list";
 import { logStat } from "../../service/logs/stat";
 import { Role } from "../../shared/constants";
 import { ok } from "../http/envelope";
+import { localizeLogContents } from "../http/localize";
 import { authenticate } from "./auth";
 import { pagingOf } from "./request";
 
@@ -22,7 +23,9 @@ export const logRoutes = (ctx: ServiceContext) => {
   const list =
     (scope: LogScope) =>
     async ({ request, query }: Call) =>
-      ok(await listLogs(ctx, await caller(request, scope), scope, query, pagingOf(query)));
+      ok(
+        localizeLogContents(request, await listLogs(ctx, await caller(request, scope), scope, query, pagingOf(query))),
+      );
   const stat =
     (scope: LogScope) =>
     async ({ request, query }: Call) =>

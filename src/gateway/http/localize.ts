@@ -17,3 +17,13 @@ export function localizeReply(request: Request, reply: unknown): unknown {
   const translated = localized(request, message);
   return translated === message ? reply : { ...reply, message: translated };
 }
+
+/** A log page with the contents the server wrote (balance changes) worded in the language the request asks for. */
+export function localizeLogContents<T extends { items: { content?: string | null }[] }>(request: Request, page: T): T {
+  const language = languageOfHeader(request.headers.get("accept-language"));
+  if (!language || language === "en") return page;
+  const items = page.items.map((row) =>
+    row.content ? { ...row, content: translateMessage(row.content, language) } : row,
+  );
+  return { ...page, items };
+}

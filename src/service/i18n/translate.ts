@@ -1,4 +1,5 @@
 import { ZH_MESSAGES } from "./zh";
+import { ZH_LOG_CONTENTS } from "./zh-log-contents";
 import { ZH_RELAY_MESSAGES } from "./zh-relay";
 
 /** The languages the product speaks; messages are written in English, Chinese is the fallback for people. */
@@ -6,7 +7,7 @@ export const MESSAGE_LANGUAGES = ["zh", "en"] as const;
 export type MessageLanguage = (typeof MESSAGE_LANGUAGES)[number];
 
 const CATALOGS: Record<MessageLanguage, Readonly<Record<string, string>>> = {
-  zh: { ...ZH_RELAY_MESSAGES, ...ZH_MESSAGES },
+  zh: { ...ZH_RELAY_MESSAGES, ...ZH_LOG_CONTENTS, ...ZH_MESSAGES },
   en: {},
 };
 
