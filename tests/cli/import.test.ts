@@ -15,6 +15,15 @@ describe("tollgate import", () => {
     await src.database.drop();
   });
 
+  /** `work` on a database of its own, dropped afterwards. */
+  const onFreshDatabase = async (work: (fresh: CliDatabase) => Promise<void>) => {
+    const fresh = await cliDatabase();
+    try {
+      await work(fresh);
+    } finally {
+      fresh.drop();
+    }
+  };
   const args = (...more: string[]) => ["import", "--from", "one-api", "--dsn", src.dsn, ...more];
 
   test("--dry-run prints the plan, the balance total and what is not carried, and writes nothing", async () => {
@@ -42,19 +51,15 @@ describe("tollgate import", () => {
   });
 
   test("--since carries only the log rows from then on", async () => {
-    const fresh = await cliDatabase();
-    try {
+    await onFreshDatabase(async (fresh) => {
       const since = String(src.data.logsFrom + src.data.logCount - 10);
       const result = await fresh.run(args("--with-logs", "--since", since));
       expect(result.stdout).toContain("logs: 10 imported");
-    } finally {
-      fresh.drop();
-    }
+    });
   });
 
   test("--dry-run --with-logs --since counts the log rows it would carry and those it leaves out", async () => {
-    const fresh = await cliDatabase();
-    try {
+    await onFreshDatabase(async (fresh) => {
       const since = String(src.data.logsFrom + src.data.logCount - 10);
       const result = await fresh.run(args("--dry-run", "--with-logs", "--since", since));
       expect(result.code).toBe(0);
@@ -63,37 +68,29 @@ describe("tollgate import", () => {
       );
       expect(result.stdout).toContain("dry run: nothing written");
       expect((await fresh.json<{ total: number }>(["log", "list"])).total).toBe(0);
-    } finally {
-      fresh.drop();
-    }
+    });
   });
 
   test("--json reports the plan without password hashes or keys", async () => {
-    const fresh = await cliDatabase();
-    try {
+    await onFreshDatabase(async (fresh) => {
       const result = await fresh.run(args("--dry-run", "--json"));
       expect(result.code).toBe(0);
       const report = JSON.parse(result.stdout);
       const alice = report.items.find((i: { name: string }) => i.name === "alice");
       expect(alice).toMatchObject({ kind: "user", action: "create", sourceId: 2 });
       for (const secret of ["$2", src.data.keys.alice, "sk-upstream-one"]) expect(result.stdout).not.toContain(secret);
-    } finally {
-      fresh.drop();
-    }
+    });
   });
 
   test("--only carries the sections named: users first, their tokens in a later run", async () => {
-    const fresh = await cliDatabase();
-    try {
+    await onFreshDatabase(async (fresh) => {
       const users = await fresh.json(args("--only", "users"));
       expect(new Set(users.items.map((i: { kind: string }) => i.kind))).toEqual(new Set(["user"]));
       expect((await fresh.json(["token", "list", "--user", "alice"])).total).toBe(0);
       const tokens = await fresh.json(args("--only", "tokens"));
       expect(tokens.balance).toEqual({ source: 0, sourceUsed: 0 });
       expect((await fresh.json(["token", "list", "--user", "alice"])).total).toBe(1);
-    } finally {
-      fresh.drop();
-    }
+    });
   });
 
   test("usage errors", async () => {
