@@ -14,7 +14,10 @@ const SKIPPED = ["src/service/relay/", "src/service/i18n/"];
 
 const CALL = /\b(refuse|notFound|unauthorized|forbidden|new ServiceError|failure)\(\s*/g;
 
-/** Where the relay's refusals are made, and how: RelayError (after its status), invalidRequest, DialectRefusal. */
+/**
+ * Where the relay's refusals are made, and how: RelayError (after its status), invalidRequest, DialectRefusal; and
+ * the errors the gateway writes into a streamed reply itself, through the call's StreamWording (`wording(…)`).
+ */
 const RELAY_FOLDERS = [
   "src/gateway/relay",
   "src/service/relay",
@@ -22,7 +25,8 @@ const RELAY_FOLDERS = [
   "src/service/tasks",
   "src/shared",
 ];
-const RELAY_CALL = /\b(new RelayError\(\s*\d+,|invalidRequest\(|new DialectRefusal\(|unauthorized\(|forbidden\()\s*/g;
+const RELAY_CALL =
+  /\b(new RelayError\(\s*\d+,|invalidRequest\(|new DialectRefusal\(|unauthorized\(|forbidden\(|wording\()\s*/g;
 const OK_MESSAGE = /\bok\([^()]*?,\s*(?=["`])/g;
 const DEFINITION =
   /(?:const|function)\s+([A-Za-z_$][\w$]*)\s*(?:=\s*(?:\([^)]*\)\s*(?::\s*\w+\s*)?=>\s*)?|\([^)]*\)\s*(?::\s*\w+\s*)?\{\s*return\s+)(["`])/g;

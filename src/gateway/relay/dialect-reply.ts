@@ -8,14 +8,14 @@ import type { InboundCall } from "./inbound-request";
  */
 export async function inDialect(
   response: Response,
-  { dialect, route, body, embedding }: InboundCall,
+  { dialect, route, body, embedding, wording }: InboundCall,
   model: string,
   stream: boolean,
 ): Promise<Response> {
   const headers = new Headers(response.headers);
   if (stream && headers.get("content-type")?.includes("text/event-stream")) {
     if (dialect.streamContentType) headers.set("content-type", dialect.streamContentType(route));
-    return new Response(dialect.streamFromChat(response.body!, model, { body, route }), {
+    return new Response(dialect.streamFromChat(response.body!, model, { body, route, wording }), {
       status: response.status,
       headers,
     });
@@ -40,10 +40,10 @@ export async function inDialect(
  */
 export function wholeInDialect(
   pivot: WholePivot,
-  { dialect, route, body }: InboundCall,
+  { dialect, route, body, wording }: InboundCall,
   model: string,
   headers: Record<string, string>,
 ): Response {
   if (dialect.streamContentType) headers["content-type"] = dialect.streamContentType(route);
-  return new Response(dialect.wholeStreamFromChat!(pivot, model, { body, route }), { status: 200, headers });
+  return new Response(dialect.wholeStreamFromChat!(pivot, model, { body, route, wording }), { status: 200, headers });
 }

@@ -12,7 +12,7 @@ import { parseInboundRequest } from "./inbound-request";
 import { runRelay } from "./pipeline";
 import { newRequestId } from "./request-id";
 import { relayErrorResponse } from "./respond";
-import { relayErrorLanguage } from "../../service/relay/error-language";
+import { relayErrorLanguage, streamWording } from "../../service/relay/error-language";
 
 type Server = Parameters<typeof clientIp>[1];
 
@@ -83,7 +83,7 @@ export function dialectCall(ctx: ServiceContext) {
         const clientHeaders = request.headers;
         return await runRelay({ ctx, caller, endpoint, req, requestId, ip, startedAt, clientHeaders });
       }
-      const req = await parseInboundRequest(request, dialect, route, limit);
+      const req = await parseInboundRequest(request, dialect, route, limit, streamWording(ctx));
       if (action === "count_tokens") {
         checkModelAllowed(caller.token, req.model);
         const tokens = estimatePromptTokens("chat", req.model, req.json!);

@@ -1,4 +1,5 @@
 import { invalidRequest } from "../../service/relay/errors";
+import type { StreamWording } from "../../shared/stream-wording";
 import { readBodyLimited } from "../http/body";
 import type { InboundDialect, RouteFacts } from "./dialects/types";
 import { parseJsonObject, type RelayRequest } from "./parse";
@@ -16,6 +17,8 @@ export interface InboundCall {
   embedding?: boolean;
   /** What the log row records when the call is translated (the dialect's translatedNotes). */
   notes?: Record<string, unknown>;
+  /** How a translated stream words the errors the gateway writes into it (RelayErrorLanguage); absent: as written. */
+  wording?: StreamWording;
 }
 
 /** Pivot fields OpenAI's API does not take: dropped when the pivot goes to an OpenAI-family upstream. */
@@ -50,13 +53,15 @@ function forwarded(request: Request, names: readonly string[]): Record<string, s
 
 /**
  * A dialect's request read once and turned into the pivot, which the pipeline routes, charges and logs like an
- * OpenAI chat call. A streamed pivot always asks for usage (the dialect's reply reports it).
+ * OpenAI chat call. A streamed pivot always asks for usage (the dialect's reply reports it). `wording` is how the
+ * gateway's own errors in its translated stream are worded.
  */
 export async function parseInboundRequest(
   request: Request,
   dialect: InboundDialect,
   route: RouteFacts,
   limit: number,
+  wording: StreamWording,
 ): Promise<RelayRequest> {
   const raw = await readBodyLimited(request, limit);
   const body = parseJsonObject(raw);
@@ -67,7 +72,7 @@ export async function parseInboundRequest(
   const stream = pivot.stream === true;
   if (stream) pivot.stream_options = { include_usage: true };
   const headers = forwarded(request, dialect.native.forwardedHeaders);
-  const inbound = { dialect, route, body, raw, headers, notes: dialect.translatedNotes?.(body) };
+  const inbound = { dialect, route, body, raw, headers, notes: dialect.translatedNotes?.(body), wording };
   let pivotText: string | undefined;
   const relayed: RelayRequest = {
     path: "/v1/chat/completions",

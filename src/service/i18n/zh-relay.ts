@@ -151,6 +151,12 @@ export const ZH_RELAY_MESSAGES: Readonly<Record<string, string>> = {
   "tool_choice names the tool {0}, which is not among the tools": "tool_choice 指定的工具 {0} 不在 tools 中",
   "tool_choice {0} needs a tool that only OpenAI's Responses API runs; it cannot be translated to chat completions":
     "tool_choice {0} 需要只有 OpenAI Responses API 才能运行的工具，无法转换为 chat completions",
+  // Error events the gateway writes into a streamed reply (the upstream's own error text is passed on as it came)
+  "upstream stream error": "上游流出错",
+  "the upstream stream failed": "上游流出错",
+  "the upstream reported an error": "上游报告了错误",
+  "the upstream stream ended before the reply was complete": "上游流在回复完成前中断了",
+  "the upstream stream ended before the response was complete": "上游流在响应完成前中断了",
   // Tasks (Midjourney, Suno)
   "prompt or gpt_description_prompt is required": "需要 prompt 或 gpt_description_prompt",
   "prompt is required": "prompt 为必填项",

@@ -1,3 +1,5 @@
+import type { StreamWording } from "../../../shared/stream-wording";
+
 /**
  * An inbound dialect: how a client that speaks another API than OpenAI's chat completions is served.
  *
@@ -73,6 +75,8 @@ export interface RouteFacts {
 export interface DialectCall {
   body: Record<string, any>;
   route: RouteFacts;
+  /** How the stream writer words the errors it writes itself (RelayErrorLanguage); absent: as written. */
+  wording?: StreamWording;
 }
 
 /** A dialect's embedding calls, served through the relay's embeddings path (OpenAI's /v1/embeddings). */

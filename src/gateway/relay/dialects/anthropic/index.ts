@@ -15,8 +15,8 @@ export const anthropicDialect: InboundDialect = {
   },
   toChat: anthropicToChat,
   fromChat: chatToAnthropic,
-  streamFromChat: chatStreamToAnthropic,
-  wholeStreamFromChat: (pivot, model) => wholeChatStreamToAnthropic(pivot, model),
+  streamFromChat: (pivot, model, { wording }) => chatStreamToAnthropic(pivot, model, wording),
+  wholeStreamFromChat: (pivot, model, { wording }) => wholeChatStreamToAnthropic(pivot, model, wording),
   errorBody: anthropicErrorBody,
   native: messagesPassage,
 };

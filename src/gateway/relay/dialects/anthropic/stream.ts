@@ -1,4 +1,5 @@
 import { jsonText } from "../../../../shared/json-text";
+import { asWritten, type StreamWording } from "../../../../shared/stream-wording";
 import { eventData, SseSplitter } from "../../sse";
 import type { WholePivot } from "../types";
 import { messageIdOf, stopReasonOf } from "./stop-reason";
@@ -37,7 +38,10 @@ class MessageEvents {
   private stopReason = "end_turn";
   private usage: unknown = undefined;
 
-  constructor(private readonly model: string) {}
+  constructor(
+    private readonly model: string,
+    private readonly wording: StreamWording,
+  ) {}
 
   private start(id: unknown): string {
     if (this.started) return "";
@@ -97,7 +101,7 @@ class MessageEvents {
   /** One pivot event, already an object. */
   event(chunk: any): string {
     if (chunk === "[DONE]") return this.end();
-    if (chunk?.error) return this.error(String(chunk.error.message ?? "upstream stream error"));
+    if (chunk?.error) return this.error(String(chunk.error.message ?? this.wording("upstream stream error")));
     let out = this.start(chunk?.id);
     if (chunk?.usage) this.usage = chunk.usage;
     const choice = Array.isArray(chunk?.choices) ? chunk.choices[0] : undefined;
@@ -130,7 +134,7 @@ class MessageEvents {
 
   /** The pivot stream ended: without [DONE] it broke off upstream, which the client is told. */
   close(): string {
-    return this.finished ? "" : this.error("the upstream stream ended before the reply was complete");
+    return this.finished ? "" : this.error(this.wording("the upstream stream ended before the reply was complete"));
   }
 }
 
@@ -147,8 +151,8 @@ function translate(events: string[], writer: MessageEvents): string {
 }
 
 /** What `chatStreamToAnthropic` sends for a pivot stream that arrived whole, translated at once. */
-export function wholeChatStreamToAnthropic(pivot: WholePivot, model: string): string {
-  const events = new MessageEvents(model);
+export function wholeChatStreamToAnthropic(pivot: WholePivot, model: string, wording = asWritten): string {
+  const events = new MessageEvents(model, wording);
   if (pivot.events) {
     let out = "";
     for (const event of pivot.events) out += events.event(event);
@@ -159,10 +163,14 @@ export function wholeChatStreamToAnthropic(pivot: WholePivot, model: string): st
 }
 
 /** A pivot chunk stream as Anthropic's Messages event stream (pings kept as Anthropic ping events). */
-export function chatStreamToAnthropic(pivot: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array> {
+export function chatStreamToAnthropic(
+  pivot: ReadableStream<Uint8Array>,
+  model: string,
+  wording = asWritten,
+): ReadableStream<Uint8Array> {
   const reader = pivot.getReader();
   const splitter = new SseSplitter();
-  const events = new MessageEvents(model);
+  const events = new MessageEvents(model, wording);
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       for (;;) {

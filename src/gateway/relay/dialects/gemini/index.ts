@@ -25,6 +25,7 @@ const streamOptions = (model: string, call: DialectCall): GeminiStreamOptions =>
   form: streamFormOf(call.route.url).form,
   includeThoughts: includeThoughts(call),
   model,
+  wording: call.wording,
 });
 
 /** Gemini (POST /v1beta/models/{model}:{action}): the key in x-goog-api-key or ?key=, the model in the path. */

@@ -1,4 +1,5 @@
 import { jsonText } from "../../../../shared/json-text";
+import { asWritten, type StreamWording } from "../../../../shared/stream-wording";
 import { eventData, SseSplitter } from "../../sse";
 import type { PivotEvent, WholePivot } from "../types";
 import { geminiErrorBody } from "./errors";
@@ -32,6 +33,8 @@ export interface GeminiStreamOptions {
   form: GeminiStreamForm;
   includeThoughts: boolean;
   model: string;
+  /** How the errors the translator writes itself are worded; absent: as written. */
+  wording?: StreamWording;
 }
 
 interface PendingCall {
@@ -65,8 +68,11 @@ export class GeminiStreamTranslator {
   private sent = 0;
   private ended = false;
 
+  private readonly wording: StreamWording;
+
   constructor(private readonly options: GeminiStreamOptions) {
     this.modelVersion = options.model;
+    this.wording = options.wording ?? asWritten;
   }
 
   /** The Gemini output for one network chunk of the pivot stream ("" when it completes no response). */
@@ -117,7 +123,9 @@ export class GeminiStreamTranslator {
 
   private onChunk(chunk: PivotChunk): string {
     if (chunk.error)
-      return this.write(JSON.stringify(geminiErrorBody(500, chunk.error.message ?? "the upstream stream failed")));
+      return this.write(
+        JSON.stringify(geminiErrorBody(500, chunk.error.message ?? this.wording("the upstream stream failed"))),
+      );
     if (chunk.id) this.responseId = chunk.id;
     if (chunk.model) this.modelVersion = chunk.model;
     let out = "";

@@ -65,7 +65,7 @@ export const responsesDialect: InboundDialect = {
     return found instanceof Error ? found : undefined;
   },
   fromChat: (reply, model, { body }) => chatToResponse({ ...reply, model } as any, contextOf(body, model)),
-  streamFromChat: (pivot, model, { body }) => chatStreamToResponses(pivot, contextOf(body, model)),
+  streamFromChat: (pivot, model, { body, wording }) => chatStreamToResponses(pivot, contextOf(body, model), wording),
   translatedNotes(body) {
     const found = attempt(body);
     if (found instanceof Error || found.hostedTools.length === 0) return undefined;

@@ -1,3 +1,4 @@
+import { asWritten, type StreamWording } from "../../../../shared/stream-wording";
 import type { ChatChunk, ChatToolCallDelta, ChatUsage } from "./chat-types";
 import {
   callItem,
@@ -51,7 +52,10 @@ export class ResponsesStreamWriter {
   private usage: ChatUsage | null | undefined;
   private ended = false;
 
-  constructor(private readonly context: ResponsesContext) {}
+  constructor(
+    private readonly context: ResponsesContext,
+    private readonly wording: StreamWording = asWritten,
+  ) {}
 
   /** The opening events: response.created and response.in_progress. */
   start(): string {
@@ -69,7 +73,8 @@ export class ResponsesStreamWriter {
     } catch {
       return "";
     }
-    if (chunk.error) return this.fail(chunk.error.message ?? "the upstream reported an error", chunk.error.code);
+    if (chunk.error)
+      return this.fail(chunk.error.message ?? this.wording("the upstream reported an error"), chunk.error.code);
     this.model ??= chunk.model;
     if (chunk.usage) this.usage = chunk.usage;
     let events = "";
@@ -88,7 +93,8 @@ export class ResponsesStreamWriter {
   /** The closing events; a stream that ended without a finish reason or [DONE] is reported as failed. */
   end(): string {
     if (this.ended) return "";
-    if (this.finishReason === undefined) return this.fail("the upstream stream ended before the response was complete");
+    if (this.finishReason === undefined)
+      return this.fail(this.wording("the upstream stream ended before the response was complete"));
     return this.finish();
   }
 

@@ -1,13 +1,18 @@
+import type { StreamWording } from "../../../../shared/stream-wording";
 import { eventData, SseSplitter } from "../../sse";
 import type { ResponsesContext } from "./response-object";
 import { ResponsesStreamWriter } from "./stream-writer";
 
 /**
  * A pivot chunk SSE stream (bytes: `data: {chat.completion.chunk}` events, a usage-only chunk, `data: [DONE]`)
- * → the Responses event stream answering the request in `context`.
+ * → the Responses event stream answering the request in `context`, its own error events worded by `wording`.
  */
-export function chatStreamToResponses(body: ReadableStream<Uint8Array>, context: ResponsesContext) {
-  const writer = new ResponsesStreamWriter(context);
+export function chatStreamToResponses(
+  body: ReadableStream<Uint8Array>,
+  context: ResponsesContext,
+  wording?: StreamWording,
+) {
+  const writer = new ResponsesStreamWriter(context, wording);
   const splitter = new SseSplitter();
   const encoder = new TextEncoder();
   const emit = (controller: TransformStreamDefaultController<Uint8Array>, text: string) => {

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startRelayEnv, type RelayEnv } from "./support";
+
+/**
+ * The error events the gateway writes itself into a stream that is already flowing follow RelayErrorLanguage,
+ * in every dialect, with the same event shape; the upstream's own error text is passed on as it came.
+ */
+let r: RelayEnv;
+let upstream: ReturnType<typeof Bun.serve>;
+
+const sse = (value: unknown, name?: string) => `${name ? `event: ${name}\n` : ""}data: ${JSON.stringify(value)}\n\n`;
+const chatChunk = (delta: Record<string, unknown>) =>
+  sse({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta }] });
+const FIRST_CHUNK = chatChunk({ role: "assistant", content: "Hello" });
+/** The fake upstream's model whose stream breaks off (the connection drops) after two chunks. */
+const CUT = "fake-break-2";
+
+/** What the scripted upstream sends after its first words, by the channel's base path. */
+const SCRIPTS: Record<string, () => string> = {
+  // An OpenAI upstream's error chunk that says no message, then the end.
+  "/messageless": () => FIRST_CHUNK + sse({ error: { type: "server_error" } }),
+  // An OpenAI upstream's error chunk with its own message, which is never translated.
+  "/upstream-said": () => FIRST_CHUNK + sse({ error: { message: "the model is overloaded", type: "server_error" } }),
+  // An Anthropic upstream's error event that says no message.
+  "/anthropic-messageless": () =>
+    sse(
+      { type: "message_start", message: { id: "msg_1", model: "claude", usage: { input_tokens: 3 } } },
+      "message_start",
+    ) +
+    sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start") +
+    sse(
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } },
+      "content_block_delta",
+    ) +
+    sse({ type: "error", error: { type: "overloaded_error" } }, "error"),
+};
+
+beforeAll(async () => {
+  upstream = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(request) {
+      const script = SCRIPTS[`/${new URL(request.url).pathname.split("/")[1]}`]!;
+      return new Response(script(), { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  r = await startRelayEnv("sqlite");
+  const base = upstream.url.origin;
+  const translate = JSON.stringify({ responses_api: "translate" });
+  await r.setPrices({ [CUT]: 1, messageless: 1, "upstream-said": 1, "claude-messageless": 1 });
+  await r.addChannel({ models: CUT, setting: translate });
+  await r.addChannel({ models: "messageless", base_url: `${base}/messageless`, setting: translate });
+  await r.addChannel({ models: "upstream-said", base_url: `${base}/upstream-said`, setting: translate });
+  await r.addChannel({
+    type: 14,
+    key: "sk-ant",
+    models: "claude-messageless",
+    base_url: `${base}/anthropic-messageless`,
+  });
+});
+afterAll(async () => {
+  await r.stop();
+  upstream.stop(true);
+});
+
+const setLanguage = async (value: "en" | "zh") => {
+  const saved = await r.s.root.put("/api/option/", { key: "RelayErrorLanguage", value });
+  expect(saved.body.success).toBe(true);
+};
+
+const streamed = async (path: string, headers: Record<string, string>, body: unknown) => {
+  const reply = await fetch(`${r.s.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  expect(reply.status).toBe(200);
+  return reply.text();
+};
+
+/** The `data:` payloads of the stream's events named `name` (every event's when undefined), parsed. */
+const eventsOf = (text: string, name?: string) =>
+  text
+    .split(/\r?\n\r?\n/)
+    .filter((event) => name === undefined || event.startsWith(`event: ${name}\n`))
+    .map((event) => /^data: (.*)$/m.exec(event)?.[1])
+    .filter((data): data is string => data !== undefined && data !== "[DONE]")
+    .map((data) => JSON.parse(data));
+
+const messages = [{ role: "user", content: "hi" }];
+const anthropic = (model: string) =>
+  streamed("/v1/messages", { "x-api-key": r.key }, { model, max_tokens: 64, stream: true, messages });
+const responses = (model: string) =>
+  streamed("/v1/responses", { authorization: `Bearer ${r.key}` }, { model, input: "hi", stream: true });
+const gemini = (model: string) =>
+  streamed(
+    `/v1beta/models/${model}:streamGenerateContent?alt=sse`,
+    { "x-goog-api-key": r.key },
+    { contents: [{ role: "user", parts: [{ text: "hi" }] }] },
+  );
+const chat = (model: string) =>
+  streamed("/v1/chat/completions", { authorization: `Bearer ${r.key}` }, { model, stream: true, messages });
+
+/** Each dialect's error event of one stream path: what must keep its shape, and its message. */
+const CASES = {
+  "Anthropic, a stream cut mid-way": {
+    run: async () => eventsOf(await anthropic(CUT), "error"),
+    en: "the upstream stream ended before the reply was complete",
+    zh: "上游流在回复完成前中断了",
+  },
+  "Anthropic, an upstream error without a message": {
+    run: async () => eventsOf(await anthropic("messageless"), "error"),
+    en: "upstream stream error",
+    zh: "上游流出错",
+  },
+  "Responses, a stream cut mid-way": {
+    run: async () => eventsOf(await responses(CUT), "error"),
+    en: "the upstream stream ended before the response was complete",
+    zh: "上游流在响应完成前中断了",
+  },
+  "Responses, an upstream error without a message": {
+    run: async () => eventsOf(await responses("messageless"), "error"),
+    en: "the upstream reported an error",
+    zh: "上游报告了错误",
+  },
+  "Gemini, an upstream error without a message": {
+    run: async () => eventsOf(await gemini("messageless")).filter((event) => event.error),
+    en: "the upstream stream failed",
+    zh: "上游流出错",
+  },
+} as const;
+
+const messageOf = (event: any): string => event.error?.message ?? event.message;
+const withoutMessage = (event: any) =>
+  JSON.parse(JSON.stringify(event).replace(/"message":"(?:[^"\\]|\\.)*"/g, '"message":""'));
+
+describe("error events the gateway writes into a flowing stream follow RelayErrorLanguage", () => {
+  for (const [name, { run, en, zh }] of Object.entries(CASES)) {
+    test(`${name}: English by default, Chinese for zh, the event otherwise the same`, async () => {
+      await setLanguage("en");
+      const english = await run();
+      expect(english).toHaveLength(1);
+      expect(messageOf(english[0])).toBe(en);
+      await setLanguage("zh");
+      const chinese = await run();
+      await setLanguage("en");
+      expect(chinese).toHaveLength(1);
+      expect(messageOf(chinese[0])).toBe(zh);
+      expect(withoutMessage(chinese[0])).toEqual(withoutMessage(english[0]));
+    });
+  }
+
+  test("the upstream's own error text is passed on untranslated", async () => {
+    await setLanguage("zh");
+    const said = [
+      eventsOf(await anthropic("upstream-said"), "error"),
+      eventsOf(await responses("upstream-said"), "error"),
+      eventsOf(await gemini("upstream-said")).filter((event) => event.error),
+      eventsOf(await chat("upstream-said")).filter((event) => event.error),
+    ];
+    await setLanguage("en");
+    for (const events of said) expect(events.map(messageOf)).toEqual(["the model is overloaded"]);
+  });
+});
