@@ -15,24 +15,37 @@ const FIRST_CHUNK = chatChunk({ role: "assistant", content: "Hello" });
 /** The fake upstream's model whose stream breaks off (the connection drops) after two chunks. */
 const CUT = "fake-break-2";
 
-/** What the scripted upstream sends after its first words, by the channel's base path. */
-const SCRIPTS: Record<string, () => string> = {
+const ANTHROPIC_OPENING =
+  sse(
+    { type: "message_start", message: { id: "msg_1", model: "claude", usage: { input_tokens: 3 } } },
+    "message_start",
+  ) +
+  sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start") +
+  sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } }, "content_block_delta");
+const ANTHROPIC_MESSAGELESS_ERROR = sse({ type: "error", error: { type: "overloaded_error" } }, "error");
+
+/** `first`, then `rest` a moment later: the relay has opened the reply and streams the rest as it comes. */
+function later(first: string, rest: string): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    async start(controller) {
+      controller.enqueue(encoder.encode(first));
+      await Bun.sleep(30);
+      controller.enqueue(encoder.encode(rest));
+      controller.close();
+    },
+  });
+}
+
+/** What the scripted upstream sends, by the channel's base path. */
+const SCRIPTS: Record<string, () => string | ReadableStream<Uint8Array>> = {
   // An OpenAI upstream's error chunk that says no message, then the end.
   "/messageless": () => FIRST_CHUNK + sse({ error: { type: "server_error" } }),
   // An OpenAI upstream's error chunk with its own message, which is never translated.
   "/upstream-said": () => FIRST_CHUNK + sse({ error: { message: "the model is overloaded", type: "server_error" } }),
-  // An Anthropic upstream's error event that says no message.
-  "/anthropic-messageless": () =>
-    sse(
-      { type: "message_start", message: { id: "msg_1", model: "claude", usage: { input_tokens: 3 } } },
-      "message_start",
-    ) +
-    sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }, "content_block_start") +
-    sse(
-      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } },
-      "content_block_delta",
-    ) +
-    sse({ type: "error", error: { type: "overloaded_error" } }, "error"),
+  // An Anthropic upstream's error event that says no message: in the stream as it arrived whole, or mid-stream.
+  "/anthropic-messageless": () => ANTHROPIC_OPENING + ANTHROPIC_MESSAGELESS_ERROR,
+  "/anthropic-late": () => later(ANTHROPIC_OPENING, ANTHROPIC_MESSAGELESS_ERROR),
 };
 
 beforeAll(async () => {
@@ -47,7 +60,7 @@ beforeAll(async () => {
   r = await startRelayEnv("sqlite");
   const base = upstream.url.origin;
   const translate = JSON.stringify({ responses_api: "translate" });
-  await r.setPrices({ [CUT]: 1, messageless: 1, "upstream-said": 1, "claude-messageless": 1 });
+  await r.setPrices({ [CUT]: 1, messageless: 1, "upstream-said": 1, "claude-messageless": 1, "claude-late": 1 });
   await r.addChannel({ models: CUT, setting: translate });
   await r.addChannel({ models: "messageless", base_url: `${base}/messageless`, setting: translate });
   await r.addChannel({ models: "upstream-said", base_url: `${base}/upstream-said`, setting: translate });
@@ -57,6 +70,7 @@ beforeAll(async () => {
     models: "claude-messageless",
     base_url: `${base}/anthropic-messageless`,
   });
+  await r.addChannel({ type: 14, key: "sk-ant", models: "claude-late", base_url: `${base}/anthropic-late` });
 });
 afterAll(async () => {
   await r.stop();
@@ -101,41 +115,63 @@ const gemini = (model: string) =>
 const chat = (model: string) =>
   streamed("/v1/chat/completions", { authorization: `Bearer ${r.key}` }, { model, stream: true, messages });
 
-/** Each dialect's error event of one stream path: what must keep its shape, and its message. */
-const CASES = {
-  "Anthropic, a stream cut mid-way": {
-    run: async () => eventsOf(await anthropic(CUT), "error"),
-    en: "the upstream stream ended before the reply was complete",
-    zh: "上游流在回复完成前中断了",
-  },
-  "Anthropic, an upstream error without a message": {
-    run: async () => eventsOf(await anthropic("messageless"), "error"),
-    en: "upstream stream error",
-    zh: "上游流出错",
-  },
-  "Responses, a stream cut mid-way": {
-    run: async () => eventsOf(await responses(CUT), "error"),
-    en: "the upstream stream ended before the response was complete",
-    zh: "上游流在响应完成前中断了",
-  },
-  "Responses, an upstream error without a message": {
-    run: async () => eventsOf(await responses("messageless"), "error"),
-    en: "the upstream reported an error",
-    zh: "上游报告了错误",
-  },
-  "Gemini, an upstream error without a message": {
-    run: async () => eventsOf(await gemini("messageless")).filter((event) => event.error),
-    en: "the upstream stream failed",
-    zh: "上游流出错",
-  },
-} as const;
+/** A stream's error events: Anthropic's and Responses' `event: error`, else the events with an `error` field. */
+const errorEvents = (text: string, named = false) =>
+  named ? eventsOf(text, "error") : eventsOf(text).filter((event) => event.error);
+
+/** A messageless upstream error, in the words of the family's mapping (or Anthropic's writer). */
+const NO_MESSAGE = ["upstream stream error", "上游流出错"] as const;
+
+/** Each dialect's error event on one stream path: its message in English and in Chinese. */
+const CASES: [name: string, errors: () => Promise<any[]>, en: string, zh: string][] = [
+  [
+    "Anthropic, a stream cut mid-way",
+    async () => errorEvents(await anthropic(CUT), true),
+    "the upstream stream ended before the reply was complete",
+    "上游流在回复完成前中断了",
+  ],
+  [
+    "Responses, a stream cut mid-way",
+    async () => errorEvents(await responses(CUT), true),
+    "the upstream stream ended before the response was complete",
+    "上游流在响应完成前中断了",
+  ],
+  [
+    "Responses, an upstream error without a message",
+    async () => errorEvents(await responses("messageless"), true),
+    "the upstream reported an error",
+    "上游报告了错误",
+  ],
+  [
+    "Gemini, an upstream error without a message",
+    async () => errorEvents(await gemini("messageless")),
+    "the upstream stream failed",
+    "上游流出错",
+  ],
+  [
+    "Anthropic, an upstream error without a message",
+    async () => errorEvents(await anthropic("messageless"), true),
+    ...NO_MESSAGE,
+  ],
+  [
+    "OpenAI chat, an Anthropic upstream's error without a message",
+    async () => errorEvents(await chat("claude-messageless")),
+    ...NO_MESSAGE,
+  ],
+  ["OpenAI chat, the same mid-stream", async () => errorEvents(await chat("claude-late")), ...NO_MESSAGE],
+  [
+    "Gemini, an Anthropic upstream's error without a message mid-stream",
+    async () => errorEvents(await gemini("claude-late")),
+    ...NO_MESSAGE,
+  ],
+];
 
 const messageOf = (event: any): string => event.error?.message ?? event.message;
 const withoutMessage = (event: any) =>
   JSON.parse(JSON.stringify(event).replace(/"message":"(?:[^"\\]|\\.)*"/g, '"message":""'));
 
 describe("error events the gateway writes into a flowing stream follow RelayErrorLanguage", () => {
-  for (const [name, { run, en, zh }] of Object.entries(CASES)) {
+  for (const [name, run, en, zh] of CASES) {
     test(`${name}: English by default, Chinese for zh, the event otherwise the same`, async () => {
       await setLanguage("en");
       const english = await run();
@@ -153,10 +189,10 @@ describe("error events the gateway writes into a flowing stream follow RelayErro
   test("the upstream's own error text is passed on untranslated", async () => {
     await setLanguage("zh");
     const said = [
-      eventsOf(await anthropic("upstream-said"), "error"),
-      eventsOf(await responses("upstream-said"), "error"),
-      eventsOf(await gemini("upstream-said")).filter((event) => event.error),
-      eventsOf(await chat("upstream-said")).filter((event) => event.error),
+      errorEvents(await anthropic("upstream-said"), true),
+      errorEvents(await responses("upstream-said"), true),
+      errorEvents(await gemini("upstream-said")),
+      errorEvents(await chat("upstream-said")),
     ];
     await setLanguage("en");
     for (const events of said) expect(events.map(messageOf)).toEqual(["the model is overloaded"]);

@@ -5,6 +5,7 @@ import { autoDisableKey, pickKey } from "../../service/channels/multi-key";
 import { upstreamGate } from "../../service/egress/site-gate";
 import { checkModelAllowed } from "../../service/relay/caller";
 import { errorLog } from "../../service/relay/consume-log";
+import { streamWording } from "../../service/relay/error-language";
 import { generatedText, reportedUsage } from "../../service/relay/endpoints";
 import { RelayError } from "../../service/relay/errors";
 import { mapModel } from "../../service/relay/model-mapping";
@@ -372,7 +373,9 @@ async function deliver(
     const translatesWhole = s.req.inbound?.dialect.wholeStreamFromChat !== undefined && s.req.clientWantsUsage;
     // For a client dialect that translates objects, the pivot's text is written only if it must be relayed as bytes.
     const events =
-      upstreamArrived && translatesWhole ? provider.mapWholeEvents?.(upstreamArrived, upstreamModel) : undefined;
+      upstreamArrived && translatesWhole
+        ? provider.mapWholeEvents?.(upstreamArrived, upstreamModel, streamWording(s.ctx))
+        : undefined;
     const usage = events && wholePivotUsage(events, s.endpoint.kind);
     if (usage) {
       charge.settle(usage, "", Date.now() - s.startedAt, "done");
@@ -381,7 +384,7 @@ async function deliver(
     const arrived = events
       ? pivotText(events)
       : upstreamArrived && mapWholeStream
-        ? mapWholeStream(upstreamArrived, upstreamModel)
+        ? mapWholeStream(upstreamArrived, upstreamModel, streamWording(s.ctx))
         : upstreamArrived;
     const whole = wholeStreamIn(arrived, s.endpoint.kind, s.req.clientWantsUsage);
     if (whole) {
@@ -393,7 +396,7 @@ async function deliver(
       upstream: arrived
         ? bytesReader(arrived)
         : mapStream
-          ? mapStream(response.stream(), upstreamModel).getReader()
+          ? mapStream(response.stream(), upstreamModel, streamWording(s.ctx)).getReader()
           : response.reader(),
       clientWantsUsage: s.req.clientWantsUsage,
       startedAt: s.startedAt,

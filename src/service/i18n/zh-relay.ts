@@ -157,6 +157,7 @@ export const ZH_RELAY_MESSAGES: Readonly<Record<string, string>> = {
   "the upstream reported an error": "上游报告了错误",
   "the upstream stream ended before the reply was complete": "上游流在回复完成前中断了",
   "the upstream stream ended before the response was complete": "上游流在响应完成前中断了",
+  "the Coze chat failed": "Coze 对话失败",
   // Tasks (Midjourney, Suno)
   "prompt or gpt_description_prompt is required": "需要 prompt 或 gpt_description_prompt",
   "prompt is required": "prompt 为必填项",

@@ -1,4 +1,5 @@
 import type { EndpointKind } from "../../../shared/endpoint-kind";
+import type { StreamWording } from "../../../shared/stream-wording";
 import type { PivotEvent } from "../dialects/types";
 
 /**
@@ -148,9 +149,10 @@ export interface Provider {
   mapResponse?(reply: any, model: string): Record<string, unknown>;
   /**
    * The upstream's event stream as OpenAI chat.completion.chunk events: the upstream's usage in a final
-   * usage-only chunk (choices: []) when it reported one, then [DONE] when the upstream finished cleanly.
+   * usage-only chunk (choices: []) when it reported one, then [DONE] when the upstream finished cleanly. An error
+   * event the family writes itself (when the upstream's says no message) is worded by `wording`; absent: as written.
    */
-  mapStream?(upstream: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array>;
+  mapStream?(upstream: ReadableStream<Uint8Array>, model: string, wording?: StreamWording): ReadableStream<Uint8Array>;
   /** The content type of the upstream's streamed replies, when it is not text/event-stream. */
   readonly streamContentType?: string;
   /**
@@ -161,9 +163,9 @@ export interface Provider {
   /** The upstream takes images as bytes only: the relay downloads a request's image URLs first (WorkerUrl or direct). */
   readonly needsImageBytes?: true;
   /** What `mapStream` gives for an upstream stream that has arrived whole and ended cleanly, mapped at once. */
-  mapWholeStream?(upstream: Uint8Array, model: string): Uint8Array;
+  mapWholeStream?(upstream: Uint8Array, model: string, wording?: StreamWording): Uint8Array;
   /** The events `mapWholeStream` writes, as objects (none written as text); undefined when it cannot say them so. */
-  mapWholeEvents?(upstream: Uint8Array, model: string): readonly PivotEvent[] | undefined;
+  mapWholeEvents?(upstream: Uint8Array, model: string, wording?: StreamWording): readonly PivotEvent[] | undefined;
   /** What an error reply (parsed JSON) says. */
   errorOf(reply: unknown): UpstreamError;
   /** Present when the family's upstream lists its models. */

@@ -1,3 +1,4 @@
+import { asWritten } from "../../../../shared/stream-wording";
 import type { EventMapper } from "../event-stream";
 import { parseEvent } from "../event-stream";
 import { ChunkWriter } from "../openai-shape";
@@ -9,7 +10,7 @@ import { countsOf, finishOf } from "./reply";
  * call (id and name), its input_json_delta pieces → that call's argument deltas; message_delta → finish;
  * message_stop → usage, [DONE].
  */
-export function streamMapper(model: string): EventMapper {
+export function streamMapper(model: string, wording = asWritten): EventMapper {
   const out = new ChunkWriter(undefined, model);
   let usage: any;
   // Claude numbers content blocks of every kind; OpenAI numbers tool calls only.
@@ -48,7 +49,7 @@ export function streamMapper(model: string): EventMapper {
           return (usage ? out.usage(countsOf(usage)) : "") + out.done();
         case "error":
           return out.error(
-            String(e.error?.message ?? "upstream stream error"),
+            String(e.error?.message ?? wording("upstream stream error")),
             String(e.error?.type ?? "upstream_error"),
           );
         default:

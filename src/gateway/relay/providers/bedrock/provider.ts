@@ -39,10 +39,10 @@ export const bedrockProvider: Provider = {
     return { url, headers: signedHeaders(url, "POST", "bedrock", access, body), body };
   },
   mapResponse: (reply, model) => (reply?.output ? mapConverse(reply, model) : mapMessage(reply, model)),
-  mapStream: (upstream, model) =>
+  mapStream: (upstream, model, wording) =>
     mapAwsEventStream(
       upstream,
-      isClaude(bedrockModelId(model)) ? invokeStreamMapper(model) : converseStreamMapper(model),
+      isClaude(bedrockModelId(model)) ? invokeStreamMapper(model, wording) : converseStreamMapper(model),
     ),
   streamContentType: "application/vnd.amazon.eventstream",
   errorOf: bedrockErrorOf,

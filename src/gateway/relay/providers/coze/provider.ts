@@ -26,6 +26,6 @@ export const cozeProvider: Provider = {
       body: JSON.stringify(cozeChatBody(json, channel.other.trim())),
     };
   },
-  mapStream: (upstream, model) => mapEventStream(upstream, cozeStreamMapper(model)),
+  mapStream: (upstream, model, wording) => mapEventStream(upstream, cozeStreamMapper(model, wording)),
   errorOf: cozeErrorOf,
 };

@@ -1,3 +1,4 @@
+import { asWritten } from "../../../../shared/stream-wording";
 import { appCounts } from "../app-chat/usage";
 import type { EventMapper } from "../event-stream";
 import { parseEvent } from "../event-stream";
@@ -8,7 +9,7 @@ import { ChunkWriter } from "../openai-shape";
  * reasoning); conversation.chat.completed → finish, usage, [DONE]; conversation.chat.failed and error → an
  * error event. The completed message repeats the deltas and is passed over.
  */
-export function cozeStreamMapper(model: string): EventMapper {
+export function cozeStreamMapper(model: string, wording = asWritten): EventMapper {
   const out = new ChunkWriter(`chatcmpl-${crypto.randomUUID()}`, model);
   return {
     named: true,
@@ -27,11 +28,11 @@ export function cozeStreamMapper(model: string): EventMapper {
         }
         case "conversation.chat.failed":
           return out.error(
-            String(e?.last_error?.msg || "the Coze chat failed"),
+            String(e?.last_error?.msg || wording("the Coze chat failed")),
             String(e?.last_error?.code ?? "upstream_error"),
           );
         case "error":
-          return out.error(String(e?.msg ?? "upstream stream error"), String(e?.code ?? "upstream_error"));
+          return out.error(String(e?.msg ?? wording("upstream stream error")), String(e?.code ?? "upstream_error"));
         default:
           return "";
       }

@@ -19,6 +19,6 @@ export const difyProvider: Provider = {
       body: JSON.stringify(difyChatBody(json)),
     };
   },
-  mapStream: (upstream, model) => mapEventStream(upstream, difyStreamMapper(model)),
+  mapStream: (upstream, model, wording) => mapEventStream(upstream, difyStreamMapper(model, wording)),
   errorOf: openaiErrorOf,
 };

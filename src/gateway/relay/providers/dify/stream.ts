@@ -1,3 +1,4 @@
+import { asWritten } from "../../../../shared/stream-wording";
 import { appCounts } from "../app-chat/usage";
 import type { EventMapper } from "../event-stream";
 import { parseEvent } from "../event-stream";
@@ -7,7 +8,7 @@ import { ChunkWriter } from "../openai-shape";
  * Dify's chat stream: message/agent_message answers → content; agent_thought → reasoning; message_end → finish,
  * its metadata.usage, [DONE]; error → an error event. Workflow and ping events carry nothing for the client.
  */
-export function difyStreamMapper(model: string): EventMapper {
+export function difyStreamMapper(model: string, wording = asWritten): EventMapper {
   const out = new ChunkWriter(`chatcmpl-${crypto.randomUUID()}`, model);
   return {
     event(data) {
@@ -25,7 +26,7 @@ export function difyStreamMapper(model: string): EventMapper {
           return out.delta("", "", "stop") + (counts ? out.usage(counts) : "") + out.done();
         }
         case "error":
-          return out.error(String(e.message ?? "upstream stream error"), String(e.code ?? "upstream_error"));
+          return out.error(String(e.message ?? wording("upstream stream error")), String(e.code ?? "upstream_error"));
         default:
           return "";
       }

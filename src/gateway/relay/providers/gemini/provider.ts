@@ -29,9 +29,9 @@ export const geminiProvider: Provider = {
     };
   },
   mapResponse: mapGenerateContent,
-  mapStream: (upstream, model) => mapEventStream(upstream, streamMapper(model)),
-  mapWholeStream: (upstream, model) => mapWholeEventStream(upstream, streamMapper(model)),
-  mapWholeEvents: (upstream, model) => mapWholeEventObjects(upstream, streamMapper(model)),
+  mapStream: (upstream, model, wording) => mapEventStream(upstream, streamMapper(model, wording)),
+  mapWholeStream: (upstream, model, wording) => mapWholeEventStream(upstream, streamMapper(model, wording)),
+  mapWholeEvents: (upstream, model, wording) => mapWholeEventObjects(upstream, streamMapper(model, wording)),
   errorOf: openaiErrorOf,
   models: geminiModels,
 };

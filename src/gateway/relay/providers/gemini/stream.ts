@@ -1,3 +1,4 @@
+import { asWritten } from "../../../../shared/stream-wording";
 import { type EventMapper, parseEvent } from "../event-stream";
 import { ChunkWriter } from "../openai-shape";
 import { countsOf, finishOf, partsOfCandidate } from "./reply";
@@ -7,7 +8,7 @@ import { countsOf, finishOf, partsOfCandidate } from "./reply";
  * Function calls arrive whole: each becomes one tool-call delta with its id, name and all its arguments.
  * The stream has no end marker: a clean end of the body is the end, then come usage and [DONE].
  */
-export function streamMapper(model: string): EventMapper {
+export function streamMapper(model: string, wording = asWritten): EventMapper {
   const out = new ChunkWriter(undefined, model);
   let usage: any;
   let seen = false;
@@ -19,7 +20,7 @@ export function streamMapper(model: string): EventMapper {
       if (!e) return "";
       if (e.error)
         return out.error(
-          String(e.error.message ?? "upstream stream error"),
+          String(e.error.message ?? wording("upstream stream error")),
           String(e.error.status ?? "upstream_error"),
         );
       if (!seen && e.responseId) out.id = `chatcmpl-${e.responseId}`;

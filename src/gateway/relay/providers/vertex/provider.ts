@@ -28,6 +28,6 @@ export const vertexProvider: Provider = {
     };
   },
   mapResponse: (reply, model) => publisherOf(model).mapResponse(reply, model),
-  mapStream: (upstream, model) => publisherOf(model).mapStream(upstream, model),
+  mapStream: (upstream, model, wording) => publisherOf(model).mapStream(upstream, model, wording),
   errorOf: openaiErrorOf,
 };

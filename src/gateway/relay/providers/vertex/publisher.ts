@@ -1,3 +1,4 @@
+import type { StreamWording } from "../../../../shared/stream-wording";
 import { mapEventStream } from "../event-stream";
 import { mapMessage } from "../anthropic/reply";
 import { messagesBody } from "../anthropic/request";
@@ -15,7 +16,7 @@ export interface Publisher {
   method(stream: boolean): string;
   body(json: Record<string, any>, model: string, stream: boolean): Record<string, unknown>;
   mapResponse(reply: any, model: string): Record<string, unknown>;
-  mapStream(upstream: ReadableStream<Uint8Array>, model: string): ReadableStream<Uint8Array>;
+  mapStream(upstream: ReadableStream<Uint8Array>, model: string, wording?: StreamWording): ReadableStream<Uint8Array>;
 }
 
 /** Claude: the Anthropic Messages body without `model` (it is in the address), through rawPredict. */
@@ -27,7 +28,7 @@ const anthropic: Publisher = {
     return { anthropic_version: ANTHROPIC_VERSION, ...body };
   },
   mapResponse: mapMessage,
-  mapStream: (upstream, model) => mapEventStream(upstream, anthropicStream(model)),
+  mapStream: (upstream, model, wording) => mapEventStream(upstream, anthropicStream(model, wording)),
 };
 
 /** Gemini: the Gemini API's generateContent body and replies. */
@@ -36,7 +37,7 @@ const google: Publisher = {
   method: (stream) => (stream ? "streamGenerateContent?alt=sse" : "generateContent"),
   body: (json, _model, stream) => generateContentBody(json, stream),
   mapResponse: mapGenerateContent,
-  mapStream: (upstream, model) => mapEventStream(upstream, geminiStream(model)),
+  mapStream: (upstream, model, wording) => mapEventStream(upstream, geminiStream(model, wording)),
 };
 
 /** Claude models (claude-sonnet-4@20250514, …) are Anthropic's; every other model is Google's. */
