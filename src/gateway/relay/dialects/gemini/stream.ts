@@ -67,7 +67,6 @@ export class GeminiStreamTranslator {
   private tailOf: [unknown, unknown] = [undefined, undefined];
   private sent = 0;
   private ended = false;
-
   private readonly wording: StreamWording;
 
   constructor(private readonly options: GeminiStreamOptions) {
