@@ -12,8 +12,9 @@ const sse = (value: unknown, name?: string) => `${name ? `event: ${name}\n` : ""
 const chatChunk = (delta: Record<string, unknown>) =>
   sse({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta }] });
 const FIRST_CHUNK = chatChunk({ role: "assistant", content: "Hello" });
-/** The fake upstream's model whose stream breaks off (the connection drops) after two chunks. */
+/** The fake upstream's models whose stream breaks off (the connection drops), or goes quiet, after two chunks. */
 const CUT = "fake-break-2";
+const STALL = "fake-stall-2";
 
 const ANTHROPIC_OPENING =
   sse(
@@ -57,11 +58,18 @@ beforeAll(async () => {
       return new Response(script(), { headers: { "content-type": "text/event-stream" } });
     },
   });
-  r = await startRelayEnv("sqlite");
+  r = await startRelayEnv("sqlite", { STREAMING_TIMEOUT: "1" });
   const base = upstream.url.origin;
   const translate = JSON.stringify({ responses_api: "translate" });
-  await r.setPrices({ [CUT]: 1, messageless: 1, "upstream-said": 1, "claude-messageless": 1, "claude-late": 1 });
-  await r.addChannel({ models: CUT, setting: translate });
+  await r.setPrices({
+    [CUT]: 1,
+    [STALL]: 1,
+    messageless: 1,
+    "upstream-said": 1,
+    "claude-messageless": 1,
+    "claude-late": 1,
+  });
+  await r.addChannel({ models: `${CUT},${STALL}`, setting: translate });
   await r.addChannel({ models: "messageless", base_url: `${base}/messageless`, setting: translate });
   await r.addChannel({ models: "upstream-said", base_url: `${base}/upstream-said`, setting: translate });
   await r.addChannel({
@@ -122,20 +130,25 @@ const errorEvents = (text: string, named = false) =>
 /** A messageless upstream error, in the words of the family's mapping (or Anthropic's writer). */
 const NO_MESSAGE = ["upstream stream error", "上游流出错"] as const;
 
+type Case = [name: string, errors: () => Promise<any[]>, en: string, zh: string];
+
+/** How Anthropic's and Responses' writers say their stream ended early, and the two ways it does. */
+const ENDED_EARLY = [
+  ["Anthropic", anthropic, "the upstream stream ended before the reply was complete", "上游流在回复完成前中断了"],
+  ["Responses", responses, "the upstream stream ended before the response was complete", "上游流在响应完成前中断了"],
+] as const;
+const ENDINGS = [
+  [CUT, "a stream cut mid-way"],
+  [STALL, "a stream quiet past the idle limit"],
+] as const;
+
 /** Each dialect's error event on one stream path: its message in English and in Chinese. */
-const CASES: [name: string, errors: () => Promise<any[]>, en: string, zh: string][] = [
-  [
-    "Anthropic, a stream cut mid-way",
-    async () => errorEvents(await anthropic(CUT), true),
-    "the upstream stream ended before the reply was complete",
-    "上游流在回复完成前中断了",
-  ],
-  [
-    "Responses, a stream cut mid-way",
-    async () => errorEvents(await responses(CUT), true),
-    "the upstream stream ended before the response was complete",
-    "上游流在响应完成前中断了",
-  ],
+const CASES: Case[] = [
+  ...ENDED_EARLY.flatMap(([dialect, call, en, zh]) =>
+    ENDINGS.map(
+      ([model, how]): Case => [`${dialect}, ${how}`, async () => errorEvents(await call(model), true), en, zh],
+    ),
+  ),
   [
     "Responses, an upstream error without a message",
     async () => errorEvents(await responses("messageless"), true),
