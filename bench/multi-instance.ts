@@ -12,7 +12,7 @@
  * first instance of each run into DIR/<dialect>-<instances> (the profiler's own cost then counts in that run's figures).
  *
  *   bun bench/multi-instance.ts [--seconds 8] [--rounds 2] [--dialect postgres|mysql ...] [--control]
- *     [--binary PATH ...] [--profile DIR]
+ *     [--binary PATH ...] [--profile DIR] [--warm-up SECONDS per instance, default 2]
  */
 import { SQL, spawn } from "bun";
 import { readdirSync, readFileSync } from "node:fs";
@@ -151,6 +151,7 @@ async function measure(
   fakeUrl: string,
   seconds: number,
   build: Build,
+  warmUpSeconds: number,
   profileDir?: string,
 ): Promise<Figures> {
   const database = dialect === "sqlite" ? undefined : await freshDatabase(dialect);
@@ -168,7 +169,7 @@ async function measure(
     const keys: string[] = [];
     for (const gateway of database ? gateways.slice(0, 1) : gateways) keys.push(await provision(gateway, fakeUrl));
     while (keys.length < gateways.length) keys.push(keys[0]!);
-    await load(gateways, keys, WARM_UP_SECONDS * instances);
+    await load(gateways, keys, warmUpSeconds * instances);
     const pids = gateways.map((g) => g.proc.pid);
     const servers = serverPids();
     const countersBefore: Counters = await serverCounters(dialect, database?.dsn, REDIS);
@@ -202,6 +203,7 @@ export async function multiInstanceBench(
     control?: boolean;
     binaries?: string[];
     profileDir?: string;
+    warmUpSeconds?: number;
   } = {},
 ) {
   const builds: Build[] = options.binaries?.length
@@ -218,8 +220,9 @@ export async function multiInstanceBench(
     for (const dialect of options.control ? [...dialects, "sqlite" as const] : dialects) {
       for (let round = 0; round < rounds; round++) {
         for (const build of builds) {
-          const one = await measure(dialect, 1, fake.url, seconds, build, options.profileDir);
-          const three = await measure(dialect, 3, fake.url, seconds, build, options.profileDir);
+          const warmUp = options.warmUpSeconds ?? WARM_UP_SECONDS;
+          const one = await measure(dialect, 1, fake.url, seconds, build, warmUp, options.profileDir);
+          const three = await measure(dialect, 3, fake.url, seconds, build, warmUp, options.profileDir);
           const ratio = three.cpuMicrosPerCall / one.cpuMicrosPerCall;
           const figures = (f: Figures) =>
             `${f.callsPerSecond.toFixed(0)} calls/s, gateways ${f.cpuMicrosPerCall.toFixed(0)} µs/call (+ servers ${f.serverMicrosPerCall.toFixed(0)})`;
@@ -249,6 +252,7 @@ if (import.meta.main) {
       control: { type: "boolean" },
       binary: { type: "string", multiple: true },
       profile: { type: "string" },
+      "warm-up": { type: "string" },
     },
   });
   // A compiled binary would take the profiler's flags for its own arguments.
@@ -260,5 +264,6 @@ if (import.meta.main) {
     control: values.control,
     binaries: values.binary,
     profileDir: values.profile,
+    warmUpSeconds: values["warm-up"] ? Number(values["warm-up"]) : undefined,
   });
 }
