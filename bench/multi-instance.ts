@@ -19,7 +19,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Counters, perThousandCalls, serverCounters } from "./multi-instance-counters";
-import { contextSwitches, cpuMicros, cpuMicrosByThread } from "./proc";
+import { contextSwitches, cpuMicros, cpuMicrosByThread, minorFaults } from "./proc";
 import { provision, startScript } from "./relay";
 import { CHAT } from "./relay-calls";
 import { startGateway, type Gateway } from "./support";
@@ -129,9 +129,12 @@ const serveCommand = (build: Build, profileDir?: string) => {
   return profileDir ? [program!, "--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, ...args] : [program!, ...args];
 };
 
-/** One process's CPU per call by thread (µs, the threads above 0.5) and its main thread's context switches. */
+/**
+ * One process's CPU per call by thread (µs, the threads above 0.5), its main thread's context switches and its minor
+ * page faults (each of several instances, less busy, has its allocator give back and map again more pages per call).
+ */
 function threadFigures(pid: number) {
-  const [threads, switches] = [cpuMicrosByThread(pid), contextSwitches(pid)];
+  const [threads, switches, faults] = [cpuMicrosByThread(pid), contextSwitches(pid), minorFaults(pid)];
   return (calls: number) => {
     const perCall = [...cpuMicrosByThread(pid)]
       .map(([name, micros]) => [name, (micros - (threads.get(name) ?? 0)) / calls] as const)
@@ -140,7 +143,7 @@ function threadFigures(pid: number) {
       .map(([name, micros]) => `${name} ${micros.toFixed(1)}`);
     const now = contextSwitches(pid);
     const perThousand = (n: number) => ((n * 1000) / calls).toFixed(0);
-    return `${perCall.join(", ")} (main thread switches per 1,000 calls: ${perThousand(now.voluntary - switches.voluntary)} waits, ${perThousand(now.preempted - switches.preempted)} preempted)`;
+    return `${perCall.join(", ")} (per 1,000 calls: main thread switches ${perThousand(now.voluntary - switches.voluntary)} waits, ${perThousand(now.preempted - switches.preempted)} preempted; ${perThousand(minorFaults(pid) - faults)} page faults)`;
   };
 }
 
