@@ -12,14 +12,14 @@
  * first instance of each run into DIR/<dialect>-<instances> (the profiler's own cost then counts in that run's figures).
  *
  *   bun bench/multi-instance.ts [--seconds 8] [--rounds 2] [--dialect postgres|mysql ...] [--control]
- *     [--binary PATH ...] [--profile DIR]
+ *     [--binary PATH ...] [--profile DIR] [--warm-up SECONDS per instance, default 2]
  */
 import { SQL, spawn } from "bun";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Counters, perThousandCalls, serverCounters } from "./multi-instance-counters";
-import { contextSwitches, cpuMicros, cpuMicrosByThread } from "./proc";
+import { contextSwitches, cpuMicros, cpuMicrosByThread, minorFaults } from "./proc";
 import { provision, startScript } from "./relay";
 import { CHAT } from "./relay-calls";
 import { startGateway, type Gateway } from "./support";
@@ -129,9 +129,12 @@ const serveCommand = (build: Build, profileDir?: string) => {
   return profileDir ? [program!, "--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, ...args] : [program!, ...args];
 };
 
-/** One process's CPU per call by thread (µs, the threads above 0.5) and its main thread's context switches. */
+/**
+ * One process's CPU per call by thread (µs, the threads above 0.5), its main thread's context switches and its minor
+ * page faults (each of several instances, less busy, has its allocator give back and map again more pages per call).
+ */
 function threadFigures(pid: number) {
-  const [threads, switches] = [cpuMicrosByThread(pid), contextSwitches(pid)];
+  const [threads, switches, faults] = [cpuMicrosByThread(pid), contextSwitches(pid), minorFaults(pid)];
   return (calls: number) => {
     const perCall = [...cpuMicrosByThread(pid)]
       .map(([name, micros]) => [name, (micros - (threads.get(name) ?? 0)) / calls] as const)
@@ -140,7 +143,7 @@ function threadFigures(pid: number) {
       .map(([name, micros]) => `${name} ${micros.toFixed(1)}`);
     const now = contextSwitches(pid);
     const perThousand = (n: number) => ((n * 1000) / calls).toFixed(0);
-    return `${perCall.join(", ")} (main thread switches per 1,000 calls: ${perThousand(now.voluntary - switches.voluntary)} waits, ${perThousand(now.preempted - switches.preempted)} preempted)`;
+    return `${perCall.join(", ")} (per 1,000 calls: main thread switches ${perThousand(now.voluntary - switches.voluntary)} waits, ${perThousand(now.preempted - switches.preempted)} preempted; ${perThousand(minorFaults(pid) - faults)} page faults)`;
   };
 }
 
@@ -151,6 +154,7 @@ async function measure(
   fakeUrl: string,
   seconds: number,
   build: Build,
+  warmUpSeconds: number,
   profileDir?: string,
 ): Promise<Figures> {
   const database = dialect === "sqlite" ? undefined : await freshDatabase(dialect);
@@ -168,7 +172,7 @@ async function measure(
     const keys: string[] = [];
     for (const gateway of database ? gateways.slice(0, 1) : gateways) keys.push(await provision(gateway, fakeUrl));
     while (keys.length < gateways.length) keys.push(keys[0]!);
-    await load(gateways, keys, WARM_UP_SECONDS * instances);
+    await load(gateways, keys, warmUpSeconds * instances);
     const pids = gateways.map((g) => g.proc.pid);
     const servers = serverPids();
     const countersBefore: Counters = await serverCounters(dialect, database?.dsn, REDIS);
@@ -202,6 +206,7 @@ export async function multiInstanceBench(
     control?: boolean;
     binaries?: string[];
     profileDir?: string;
+    warmUpSeconds?: number;
   } = {},
 ) {
   const builds: Build[] = options.binaries?.length
@@ -218,8 +223,9 @@ export async function multiInstanceBench(
     for (const dialect of options.control ? [...dialects, "sqlite" as const] : dialects) {
       for (let round = 0; round < rounds; round++) {
         for (const build of builds) {
-          const one = await measure(dialect, 1, fake.url, seconds, build, options.profileDir);
-          const three = await measure(dialect, 3, fake.url, seconds, build, options.profileDir);
+          const warmUp = options.warmUpSeconds ?? WARM_UP_SECONDS;
+          const one = await measure(dialect, 1, fake.url, seconds, build, warmUp, options.profileDir);
+          const three = await measure(dialect, 3, fake.url, seconds, build, warmUp, options.profileDir);
           const ratio = three.cpuMicrosPerCall / one.cpuMicrosPerCall;
           const figures = (f: Figures) =>
             `${f.callsPerSecond.toFixed(0)} calls/s, gateways ${f.cpuMicrosPerCall.toFixed(0)} µs/call (+ servers ${f.serverMicrosPerCall.toFixed(0)})`;
@@ -249,6 +255,7 @@ if (import.meta.main) {
       control: { type: "boolean" },
       binary: { type: "string", multiple: true },
       profile: { type: "string" },
+      "warm-up": { type: "string" },
     },
   });
   // A compiled binary would take the profiler's flags for its own arguments.
@@ -260,5 +267,6 @@ if (import.meta.main) {
     control: values.control,
     binaries: values.binary,
     profileDir: values.profile,
+    warmUpSeconds: values["warm-up"] ? Number(values["warm-up"]) : undefined,
   });
 }

@@ -9,14 +9,23 @@ export const CLOCK_TICKS = (() => {
   return Number(out) || 100;
 })();
 
+/** The fields of /proc/<pid>/stat from field 3 on (the command name, field 2, may contain spaces). */
+const statFields = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+};
+
 /** utime + stime of every thread of the process, in µs. */
 export function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // The command name (field 2) may contain spaces; the fields after its closing parenthesis start at field 3.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const fields = statFields(pid);
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   return ((utime + stime) * 1_000_000) / CLOCK_TICKS;
+}
+
+/** Minor page faults of the process so far (memory the kernel had to map again, e.g. after the allocator gave it back). */
+export function minorFaults(pid: number): number {
+  return Number(statFields(pid)[7]);
 }
 
 /** VmRSS of the process, in bytes. */
