@@ -17,8 +17,13 @@ export interface BenchCall {
   keyHeader?: string;
 }
 
-export const chatBody = (stream: boolean) =>
-  JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }], ...(stream && { stream: true }) });
+/** A chat request; `promptBytes` > 0 makes its message that long (words of a few letters, as a prompt has). */
+export const chatBody = (stream: boolean, promptBytes = 0) =>
+  JSON.stringify({
+    model: MODEL,
+    messages: [{ role: "user", content: promptBytes > 0 ? "lorem ipsum ".repeat(promptBytes / 12) : "hi" }],
+    ...(stream && { stream: true }),
+  });
 
 export const CHAT: BenchCall = { name: "OpenAI chat", path: CHAT_PATH, body: chatBody(false) };
 export const CHAT_STREAM: BenchCall = { name: "OpenAI chat stream", path: CHAT_PATH, body: chatBody(true) };

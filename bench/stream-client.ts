@@ -8,6 +8,9 @@
  * closes, then one JSON line of figures; the bench reads the server's CPU and RSS between those two lines.
  *
  *   bun bench/stream-client.ts --url U [--key K] --n N [--stream] --ramp-ms R --warm-ms W --measure-ms M --wait-ms F
+ *                              [--prompt-kb P]
+ *
+ * --prompt-kb makes the user's message P KiB long (an agent's prompt is tens of KiB; the default is "hi").
  */
 import { parseArgs } from "node:util";
 import { httpRequest, percentiles } from "./fixed-rate";
@@ -23,6 +26,7 @@ const { values } = parseArgs({
     "warm-ms": { type: "string" },
     "measure-ms": { type: "string" },
     "wait-ms": { type: "string" },
+    "prompt-kb": { type: "string" },
   },
 });
 const origin = values.url!;
@@ -34,7 +38,8 @@ const measureMs = Number(values["measure-ms"] ?? 8000);
 /** The fake's own wait before the first token (stream) or the reply (non-stream), taken off the first byte. */
 const waitMs = Number(values["wait-ms"] ?? 0);
 
-const call: BenchCall = { name: "drip", path: CHAT_PATH, body: chatBody(stream) };
+const promptBytes = Number(values["prompt-kb"] ?? 0) * 1024;
+const call: BenchCall = { name: "drip", path: CHAT_PATH, body: chatBody(stream, promptBytes) };
 const request = httpRequest(origin, "POST", call.path, call.body, callHeaders(call, values.key ?? ""));
 const { hostname, port } = new URL(origin);
 

@@ -12,7 +12,7 @@
  * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
  *
  *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
- *                        [--measure-s 8] [--no-plain] [--source] [--binary dist/tollgate ...]
+ *                        [--measure-s 8] [--no-plain] [--prompt-kb 0] [--source] [--binary dist/tollgate ...]
  *
  * Default: N = 500 and 2 000, one round (a few minutes); --full: N = 500, 2 000, 5 000, 9 000, three rounds.
  * Several --binary builds are measured in turn after the forwarder, each N and round: an A/B comparison in one run.
@@ -44,6 +44,8 @@ export interface StreamsOptions {
   measureMs: number;
   plain: boolean;
   source: boolean;
+  /** The size of each call's prompt in KiB (0: a two-letter prompt). */
+  promptKb: number;
   /** Tollgate builds to measure (each beside the forwarder); empty: dist/tollgate, or the source without it. */
   binaries: string[];
 }
@@ -92,6 +94,8 @@ interface Shape {
   waitMs: number;
   /** One call's length, for the warm-up. */
   callMs: number;
+  /** The prompt's size (0: "hi"). */
+  promptKb: number;
 }
 
 /** Runs the client against a target; reads the target's CPU and RSS between its "measuring" and "measured". */
@@ -108,6 +112,7 @@ async function drive(target: Target, n: number, shape: Shape, measure: boolean):
   );
   if (target.key) args.push("--key", target.key);
   if (shape.stream) args.push("--stream");
+  if (shape.promptKb) args.push("--prompt-kb", String(shape.promptKb));
   const idleRss = rssBytes(target.pid);
   const client = spawn({ cmd: pinned(CLIENT_CPU, ["bun", script, ...args]), stdout: "pipe", stderr: "inherit" });
   let cpuBefore = 0;
@@ -189,6 +194,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         measureMs: options.measureMs,
         waitMs: options.firstMs,
         callMs: options.firstMs + options.chunks * options.intervalMs,
+        promptKb: options.promptKb,
       },
     },
   ];
@@ -204,6 +210,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         measureMs: Math.max(options.measureMs, NON_STREAM_LATENCY_MS),
         waitMs: NON_STREAM_LATENCY_MS,
         callMs: NON_STREAM_LATENCY_MS,
+        promptKb: options.promptKb,
       },
     });
 
@@ -346,6 +353,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
       "interval-ms": { type: "string" },
       "measure-s": { type: "string" },
       "no-plain": { type: "boolean" },
+      "prompt-kb": { type: "string" },
       source: { type: "boolean" },
       binary: { type: "string", multiple: true },
     },
@@ -359,6 +367,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
     intervalMs: Number(str(values["interval-ms"]) ?? 20),
     measureMs: Number(str(values["measure-s"]) ?? 8) * 1000,
     plain: !values["no-plain"],
+    promptKb: Number(str(values["prompt-kb"]) ?? 0),
     source: Boolean(values.source),
     binaries: ((values.binary ?? []) as unknown[]).filter((b): b is string => typeof b === "string"),
   };

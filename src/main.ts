@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
 import { exitQuietlyOnEpipe } from "./cli/stdout";
+import { withHeapOptions } from "./server/heap-options";
 import { VERSION } from "./shared/version";
 
 /*
@@ -8,6 +9,7 @@ import { VERSION } from "./shared/version";
  * which the compiled executable (built with code splitting) turns into chunks read only when reached.
  */
 const args = process.argv.slice(2);
+if (args.length === 0 || args[0] === "serve") withHeapOptions();
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   // As commander's version option: the version on stdout, exit code 0.
   exitQuietlyOnEpipe();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type Subprocess } from "bun";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { HEAP_OPTIONS } from "../../src/server/heap-options";
 import { VERSION } from "../../src/shared/version";
 
 const BINARY = join(import.meta.dir, "../../dist/tollgate");
@@ -45,6 +46,11 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
   test("--version prints the version", () => {
     const run = spawnSync({ cmd: [BINARY, "--version"], cwd: dir });
     expect(run.stdout.toString().trim()).toBe(VERSION);
+  });
+
+  test("serve runs with the engine's heap settings, restarted in place (the same process)", () => {
+    const environ = readFileSync(`/proc/${server.pid}/environ`, "utf8").split("\0");
+    for (const [name, value] of Object.entries(HEAP_OPTIONS)) expect(environ).toContain(`${name}=${value}`);
   });
 
   test("serve answers the API from an empty directory, on a SQLite file it creates there", async () => {

@@ -161,6 +161,45 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     });
   });
 
+  test("a prompt counted at the hold is billed at that count when the upstream reports no usage, once answered", async () => {
+    const caller = await newCaller(ctx, 1_000_000);
+    const body = { messages: [{ role: "user", content: longPrompt(600) }] };
+    const charge = await CallCharge.open(callOf(ctx, caller, "tok-model", body), "default");
+    const held = 1_000_000 - (await available(caller.user.id));
+    charge.answeredBy(1, "default", "tok-model");
+    const counted = charge.countedUsage("");
+    expect(counted.promptTokens).toBe(held / 2);
+    expect(counted.promptTokens).toBeGreaterThan(600);
+    charge.settle(undefined, "", 5, "eof");
+    expect((await lastLog(caller.user.id)).prompt_tokens).toBe(counted.promptTokens);
+  });
+
+  test("once a channel answered, the charge holds neither the request nor its dialect body, and still logs the call", async () => {
+    const caller = await newCaller(ctx, 1_000_000);
+    const { charge, request, dialectBody } = await (async () => {
+      const body = { messages: [{ role: "user", content: longPrompt(600) }] };
+      const call = callOf(ctx, caller, "tok-model", body);
+      const inbound = { dialect: { name: "anthropic" }, body: { ...body } };
+      call.req = { ...call.req, stream: true, inbound };
+      call.userAgent = "claude-cli/2.0";
+      call.channelsTried.push(4);
+      const charge = await CallCharge.open(call, "default");
+      call.multiKeyIndex = 2;
+      charge.answeredBy(4, "default", "tok-model", "openai");
+      return { charge, request: new WeakRef(call.req), dialectBody: new WeakRef(inbound.body) };
+    })();
+    await Bun.sleep(0);
+    Bun.gc(true);
+    expect(request.deref()).toBeUndefined();
+    expect(dialectBody.deref()).toBeUndefined();
+    charge.settle({ promptTokens: 10, completionTokens: 5, cachedTokens: 0 }, "", 5, "done");
+    const log = await lastLog(caller.user.id);
+    expect(log).toMatchObject({ channel_id: 4, model_name: "tok-model", is_stream: 1 });
+    const other = JSON.parse(log.other!);
+    expect(other).toMatchObject({ inbound: "anthropic", family: "openai", client_type: "claude-code" });
+    expect(other.admin_info).toEqual({ use_channel: [4], is_multi_key: true, multi_key_index: 2 });
+  });
+
   test("a per-call price holds and bills once per requested choice (n), and only once settled", async () => {
     const caller = await newCaller(ctx, 100_000);
     const charge = await CallCharge.open(callOf(ctx, caller, "call-model", { ...hello, n: 3 }), "default");

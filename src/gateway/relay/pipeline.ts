@@ -206,6 +206,12 @@ function finalFailure(last: (AttemptResult & { ok: false }) | undefined, s: Call
   );
 }
 
+/**
+ * A stream's callbacks live as long as the stream: made out here, their scope holds what they use and not the
+ * call's state (its request's text and headers).
+ */
+const remembersReplies = (where: Parameters<typeof rememberReply>[1]) => (id: string) => rememberReply(id, where);
+
 /** Tries channels until one answers 2xx: a failed channel is excluded for the rest of the call. */
 async function tryChannels(s: CallState, groups: string[], charge: CallCharge): Promise<Response> {
   const { ctx, caller, req } = s;
@@ -256,8 +262,7 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
       charge.answeredBy(channel.row.id, group, upstreamModel, family, notes);
       if (native) {
         const idleTimeoutMs = ctx.config.streamingTimeoutMs;
-        const where = { channelId: channel.row.id, userId: caller.user.id, model: upstreamModel };
-        const onReplyId = (id: string) => rememberReply(id, where);
+        const onReplyId = remembersReplies({ channelId: channel.row.id, userId: caller.user.id, model: upstreamModel });
         const at = { stream: req.stream, startedAt: s.startedAt, requestId: s.requestId, idleTimeoutMs, onReplyId };
         return deliverNative(result.response, req.inbound!, charge, at, sseHeaders(s.requestId));
       }
@@ -356,6 +361,13 @@ async function deliverTranslated(
   });
 }
 
+/** The stream's billing callbacks (see remembersReplies for why they are made out here). */
+const billedBy = (charge: CallCharge, book: CallState["ctx"]["relay"]["book"]) => ({
+  synthesizeUsage: (outcome: StreamOutcome) => charge.countedUsage(outcome.text),
+  onEnd: (outcome: StreamOutcome) => charge.settle(outcome.usage, outcome.text, outcome.firstResponseMs, outcome.end),
+  durable: () => book.durable(),
+});
+
 /** Hands the upstream's answer to the client and bills it (after the stream ends, for streams). */
 async function deliver(
   s: CallState,
@@ -403,9 +415,7 @@ async function deliver(
       idleTimeoutMs: s.ctx.config.streamingTimeoutMs,
       drainMs: DRAIN_MS,
       pingSeconds: s.ctx.config.streamPingSeconds,
-      synthesizeUsage: (outcome: StreamOutcome) => charge.countedUsage(outcome.text),
-      onEnd: (outcome) => charge.settle(outcome.usage, outcome.text, outcome.firstResponseMs, outcome.end),
-      durable: () => s.ctx.relay.book.durable(),
+      ...billedBy(charge, s.ctx.relay.book),
     });
     return new Response(body, { status: 200, headers: sseHeaders(s.requestId) });
   }

@@ -38,6 +38,34 @@ export interface ChargedCall {
   multiKeyIndex?: number;
 }
 
+/**
+ * What the bill still reads of a call that a channel answered: a stream's charge lives as long as the stream, the
+ * request's text, headers and dialect body need not. The parsed body stays only while the prompt is uncounted
+ * (a small prompt, estimated at settle if the upstream reports no usage).
+ */
+function billedPart(call: ChargedCall, promptCounted: boolean): ChargedCall {
+  const { ctx, caller, endpoint, requestId, ip, userAgent, startedAt, channelsTried, multiKeyIndex, req } = call;
+  const { model, stream, json, inbound } = req;
+  return {
+    ctx,
+    caller,
+    endpoint,
+    requestId,
+    ip,
+    userAgent,
+    startedAt,
+    channelsTried,
+    multiKeyIndex,
+    req: {
+      model,
+      stream,
+      raw: "",
+      json: promptCounted ? undefined : json,
+      inbound: inbound && { dialect: { name: inbound.dialect.name } },
+    },
+  };
+}
+
 /** Prompt text up to this many characters is counted on the call's own turn (a few milliseconds at most). */
 const COUNT_AT_ONCE_CHARS = 16 * 1024;
 
@@ -90,7 +118,7 @@ export class CallCharge {
   afterwards: ((tokens: number) => void) | undefined = undefined;
 
   private constructor(
-    private readonly call: ChargedCall,
+    private call: ChargedCall,
     group: string,
   ) {
     this.price = priceIn(call, group);
@@ -177,6 +205,7 @@ export class CallCharge {
     this.upstreamModel = upstreamModel;
     this.family = family;
     this.notes = notes;
+    this.call = billedPart(this.call, this.promptTokens !== undefined);
   }
 
   /** Usage as we count it when the upstream reported none: the prompt's estimate and `text`'s tokens. */

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawn, type Subprocess } from "bun";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HEAP_OPTIONS } from "../../src/server/heap-options";
+import { allowSlowTests, ROOT_DIR, ROOT_PASSWORD } from "./support";
+
+allowSlowTests();
+
+/** The environment the process runs with now (after any restart of its own), from /proc. */
+const environmentOf = (pid: number) =>
+  Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, "utf8")
+      .split("\0")
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
+
+let server: Subprocess | undefined;
+let dir = "";
+afterEach(() => {
+  server?.kill();
+  server = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function serve(env: Record<string, string> = {}): Promise<number> {
+  dir = mkdtempSync(join(tmpdir(), "tollgate-heap-"));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  server = spawn({
+    cmd: ["bun", join(ROOT_DIR, "src/main.ts"), "serve"],
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? "",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      INITIAL_ROOT_PASSWORD: ROOT_PASSWORD,
+      ...env,
+    },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  for (let i = 0; i < 400; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/status`)).ok) return server.pid;
+    } catch {}
+    await Bun.sleep(25);
+  }
+  throw new Error("the server did not start");
+}
+
+describe("the engine's heap settings of a server", () => {
+  test("serve runs with them, in the process it was started as", async () => {
+    const pid = await serve();
+    expect(environmentOf(pid)).toMatchObject(HEAP_OPTIONS);
+  });
+
+  test("an operator's own setting stands, and no other is added", async () => {
+    const pid = await serve({ BUN_JSC_heapGrowthMaxIncrease: "2" });
+    const env = environmentOf(pid);
+    expect(env.BUN_JSC_heapGrowthMaxIncrease).toBe("2");
+    expect(Object.keys(env).filter((name) => name.startsWith("BUN_JSC_"))).toEqual(["BUN_JSC_heapGrowthMaxIncrease"]);
+  });
+});
