@@ -1,3 +1,5 @@
+import { isUtf8 } from "node:buffer";
+
 /** The longest event an upstream may send, in characters: a stream that buffers more without an event end is refused. */
 export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
@@ -16,10 +18,23 @@ export class SseSplitter {
    * after): a relay that changes none of them can forward it as it is. Undefined otherwise.
    */
   whole: string | undefined;
+  /**
+   * The last push was `whole` and its text is the chunk's very bytes (whole characters, no CR): a relay that
+   * changes none of its events can forward the chunk itself, sparing the text's encoding.
+   */
+  asIs = false;
+  /**
+   * The decoder may hold the first bytes of a character cut by the end of the last chunk (before the first: the
+   * decoder drops a byte order mark opening the stream).
+   */
+  private mayHold = true;
 
   push(chunk: Uint8Array): string[] {
     let text = this.decoder.decode(chunk, { stream: true });
-    if (this.afterCr || text.includes("\r")) text = this.withLfLineEnds(text);
+    const heldBefore = this.mayHold;
+    if (chunk.length > 0) this.mayHold = chunk[chunk.length - 1]! >= 0x80;
+    const changed = this.afterCr || text.includes("\r");
+    if (changed) text = this.withLfLineEnds(text);
     const buffer = this.buffer === "" ? text : this.buffer + text;
     const events: string[] = [];
     let start = 0;
@@ -29,6 +44,7 @@ export class SseSplitter {
       start = end + 2;
     }
     this.whole = buffer === text && start === buffer.length && start > 0 ? text : undefined;
+    this.asIs = this.whole !== undefined && !changed && !heldBefore && isUtf8(chunk);
     this.buffer = start === 0 ? buffer : buffer.slice(start);
     if (this.buffer.length > MAX_EVENT_CHARS) {
       throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
@@ -50,6 +66,7 @@ export class SseSplitter {
   /** Whatever is left when the stream ends without a final blank line. */
   rest(): string[] {
     this.whole = undefined;
+    this.asIs = false;
     const last = this.buffer.trim();
     this.buffer = "";
     return last ? [last] : [];
