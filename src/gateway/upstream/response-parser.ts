@@ -13,6 +13,7 @@ export interface ResponseHead {
 export class BadReplyError extends Error {}
 
 const LF = 10;
+const CR = 13;
 const HEAD_LIMIT = 64 * 1024;
 const HEAD_END = Buffer.from("\r\n\r\n");
 
@@ -37,6 +38,31 @@ function headerIn(text: string, lower: string, name: string): string | null {
     value = value === null ? found : `${value}, ${found}`;
   }
   return value;
+}
+
+/** A hex digit's value, -1 for any other byte. */
+function hexDigit(byte: number): number {
+  if (byte >= 48 && byte <= 57) return byte - 48;
+  const lower = byte | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+const isSpace = (byte: number) => byte === 32 || (byte >= 9 && byte <= 13);
+
+/**
+ * The size on a chunk-size line (`bytes` from `at` to before `end`, its CR already left out): 1–12 hex digits,
+ * then only spaces or an extension (`;…`); -1 when malformed. Read from the bytes: no string per chunk.
+ */
+function chunkSize(bytes: Buffer, at: number, end: number): number {
+  let size = 0;
+  let digits = 0;
+  for (let d: number; at < end && digits < 13 && (d = hexDigit(bytes[at]!)) >= 0; at++, digits++) size = size * 16 + d;
+  if (digits === 0 || digits > 12) return -1;
+  for (; at < end; at++) {
+    if (bytes[at] === 59) return size;
+    if (!isSpace(bytes[at]!)) return -1;
+  }
+  return size;
 }
 
 function parseHead(text: string): ResponseHead {
@@ -155,17 +181,18 @@ export class ResponseParser {
         this.pending = bytes.slice(at);
         return;
       }
-      const line = bytes.toString("latin1", at, lineEnd).replace(/\r$/, "");
+      const lineStart = at;
+      const contentEnd = lineEnd > at && bytes[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd;
       at = lineEnd + 1;
       if (this.chunkState === "data-end") {
-        if (line !== "") throw new BadReplyError("the upstream sent a malformed chunk");
+        if (contentEnd !== lineStart) throw new BadReplyError("the upstream sent a malformed chunk");
         this.chunkState = "size";
       } else if (this.chunkState === "size") {
-        const size = /^([0-9a-fA-F]{1,12})\s*(?:;.*)?$/.exec(line);
-        if (!size) throw new BadReplyError("the upstream sent a malformed chunk size");
-        this.chunkLeft = parseInt(size[1]!, 16);
+        const size = chunkSize(bytes, lineStart, contentEnd);
+        if (size < 0) throw new BadReplyError("the upstream sent a malformed chunk size");
+        this.chunkLeft = size;
         this.chunkState = this.chunkLeft === 0 ? "trailers" : "data";
-      } else if (line === "") {
+      } else if (contentEnd === lineStart) {
         this.done = out.done = true;
       }
     }
