@@ -11,7 +11,8 @@ import { relayToEnd } from "../support/relay-stream";
  */
 
 const HEAD = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
-const frame = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from("\r\n")]);
+const frame = (bytes: Buffer) =>
+  Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from("\r\n")]);
 const chunk = (content: string) =>
   `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`;
 const usageChunk = `data: ${JSON.stringify({ object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 3, completion_tokens: 4 } })}\n\n`;
@@ -99,11 +100,20 @@ async function pulled(pieces: Buffer[]) {
 describe("a stream pushed by the upstream client", () => {
   const stream = `${chunk("héllo ")}${chunk("wörld ")}${chunk("数字")}${usageChunk}data: [DONE]\n\n`;
   const cases: [string, Buffer[]][] = [
-    ["one event per read", [chunk("héllo "), chunk("wörld "), chunk("数字"), usageChunk, "data: [DONE]\n\n"].map((s) => Buffer.from(s))],
+    [
+      "one event per read",
+      [chunk("héllo "), chunk("wörld "), chunk("数字"), usageChunk, "data: [DONE]\n\n"].map((s) => Buffer.from(s)),
+    ],
     ["an event split across reads", cut(stream, 20, 61)],
-    ["a multi-byte character split across reads", cut(stream, stream.indexOf("é") + 1, Buffer.byteLength(stream.slice(0, stream.indexOf("数"))) + 2)],
+    [
+      "a multi-byte character split across reads",
+      cut(stream, stream.indexOf("é") + 1, Buffer.byteLength(stream.slice(0, stream.indexOf("数"))) + 2),
+    ],
     ["a read ending between an event's two line ends", cut(stream, Buffer.byteLength(chunk("héllo ")) - 1)],
-    ["CRLF line ends, one cut between its CR and LF", cut(stream.replaceAll("\n", "\r\n"), 10, Buffer.byteLength(chunk("héllo ")) * 2 - 1)],
+    [
+      "CRLF line ends, one cut between its CR and LF",
+      cut(stream.replaceAll("\n", "\r\n"), 10, Buffer.byteLength(chunk("héllo ")) * 2 - 1),
+    ],
     ["the whole stream in one read", [Buffer.from(stream)]],
   ];
   for (const [name, pieces] of cases) {
@@ -126,7 +136,7 @@ describe("a stream pushed by the upstream client", () => {
   });
 
   test("an upstream that ends without [DONE] ends the stream with what it sent (eof)", async () => {
-    const { bytes, outcome } = await pushed(dripping([Buffer.from(chunk("a")), Buffer.from("data: {\"tail\":1}")]));
+    const { bytes, outcome } = await pushed(dripping([Buffer.from(chunk("a")), Buffer.from('data: {"tail":1}')]));
     expect(bytes.toString()).toBe(`${chunk("a")}data: {"tail":1}\n\n`);
     expect(outcome.end).toBe("eof");
   });
@@ -187,7 +197,7 @@ test("a client that does not read pauses the upstream, and gets every byte once 
   const { promise: ended, resolve: end } = Promise.withResolvers<void>();
   const client = await Bun.connect({
     hostname: "127.0.0.1",
-    port: gateway.port,
+    port: Number(gateway.port),
     socket: {
       data(_socket, data) {
         received += data.length;

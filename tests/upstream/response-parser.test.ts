@@ -58,7 +58,7 @@ describe("reading an HTTP/1.1 reply as its bytes arrive", () => {
     const wire =
       "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" +
       "A \r\n0123456789\r\n" +
-      "0000000000b\t;name=\"v\"\n0123456789a\n" +
+      '0000000000b\t;name="v"\n0123456789a\n' +
       "0\r\n\r\n";
     for (const step of [1, 1000]) {
       const { body, done } = feed(wire, step);

@@ -160,7 +160,10 @@ export class EventRelay implements BodySink {
   /** The pushed body ended, whole or cut short (`error`). */
   end(error?: Error): void {
     if (this.finished) return;
-    if (this.gone) return this.leave();
+    if (this.gone) {
+      this.leave();
+      return;
+    }
     try {
       if (error) this.closeWith("error", "");
       else void this.closeWith("eof", this.events.takeRest());
@@ -260,7 +263,10 @@ export class EventRelay implements BodySink {
     this.draining = true;
     this.gone = true;
     clearTimeout(this.quietTimer);
-    if (this.events.outcome.usage) return this.leave();
+    if (this.events.outcome.usage) {
+      this.leave();
+      return;
+    }
     this.drained = undefined;
     this.pusher!.resume();
     this.quietTimer = setTimeout(() => this.leave(), this.options.drainMs);

@@ -97,7 +97,10 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
       this.fail(error as Error);
       return;
     }
-    if (this.sink) return this.pushed(parsed.body, parsed.done);
+    if (this.sink) {
+      this.pushed(parsed.body, parsed.done);
+      return;
+    }
     for (const bytes of parsed.body) {
       this.queue.push(bytes);
       this.queued += bytes.length;
@@ -153,8 +156,8 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     this.queue = [];
     this.queued = 0;
     this.resume();
-    if (this.failure) return sink.end(this.failure);
-    this.pushed(queued, this.ended);
+    if (this.failure) sink.end(this.failure);
+    else this.pushed(queued, this.ended);
   }
 
   pause(): void {
