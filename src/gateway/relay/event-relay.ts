@@ -41,8 +41,6 @@ export class EventRelay implements BodySink {
   private early = "";
   /** The upstream that pushes its body to this relay (see `pushFrom`), else undefined. */
   private pusher?: PushReader;
-  /** Ends the client's stream's pull, once the stream is closed or the client gone (pushed streams). */
-  private endPull?: () => void;
   /** Settles when the client's connection has taken the writes it held back (the upstream is paused till then). */
   private drained?: Promise<void>;
 
@@ -86,14 +84,19 @@ export class EventRelay implements BodySink {
     this.options.onEnd(this.events.outcome);
   }
 
-  /**
-   * The one pull of the client's stream: writes `early`, then each chunk as it arrives, until the end. It waits
-   * on the read alone; quiet gaps are the stream's one timer's business (see `quiet`), re-armed by each chunk:
-   * a timer and a race per chunk cost thousands of open streams garbage and CPU.
-   */
-  async pull(controller: DirectController): Promise<void> {
+  /** The one pull of the client's stream: the upstream is attached to when it pushes, else read. */
+  pull(controller: DirectController): void | Promise<void> {
     this.controller = controller;
-    if (canPush(this.reader)) return this.pushFrom(this.reader);
+    if (canPush(this.reader)) this.pushFrom(this.reader);
+    else return this.readAll();
+  }
+
+  /**
+   * Writes `early`, then each chunk as it is read, until the end. It waits on the read alone; quiet gaps are the
+   * stream's one timer's business (see `quiet`), re-armed by each chunk: a timer and a race per chunk cost
+   * thousands of open streams garbage and CPU.
+   */
+  private async readAll(): Promise<void> {
     this.pulling = true;
     try {
       const early = this.early;
@@ -122,22 +125,20 @@ export class EventRelay implements BodySink {
   }
 
   /**
-   * The pull of a pushed stream: writes `early`, takes what the upstream delivered since, and attaches to the
-   * upstream for the rest (see `bytes` and `end`); settles when the stream is over for the client.
+   * Writes `early`, takes what the upstream delivered since, and attaches to the upstream for the rest (see
+   * `bytes` and `end`). The pull returns at once: a direct stream stays open until it is closed, and a pending
+   * pull would cost each open stream a promise.
    */
-  private pushFrom(upstream: PushReader): Promise<void> {
+  private pushFrom(upstream: PushReader): void {
     this.pusher = upstream;
     const delivered = this.pendingRead && settledValue(this.pendingRead);
     this.pendingRead = null;
     const early = this.early;
     this.early = "";
-    return new Promise<void>((resolve) => {
-      this.endPull = resolve;
-      if (early && !this.send(early)) this.drainPushed();
-      else this.armQuiet();
-      if (delivered && !delivered.done) this.bytes(delivered.value);
-      if (!this.finished) upstream.attach(this);
-    });
+    if (early && !this.send(early)) this.drainPushed();
+    else this.armQuiet();
+    if (delivered && !delivered.done) this.bytes(delivered.value);
+    if (!this.finished) upstream.attach(this);
   }
 
   /** Body bytes the upstream pushed, in the turn they arrived: their events go to the client (or only to billing, once it left). */
@@ -146,7 +147,7 @@ export class EventRelay implements BodySink {
     try {
       const out = this.events.takeChunk(chunk);
       if (this.gone) {
-        if (this.events.sawDone || this.events.outcome.usage) this.leave();
+        if (this.events.sawDone || this.events.outcome.usage) this.finish("client_gone");
         return;
       }
       this.quietTimer?.refresh();
@@ -161,7 +162,7 @@ export class EventRelay implements BodySink {
   end(error?: Error): void {
     if (this.finished) return;
     if (this.gone) {
-      this.leave();
+      this.finish("client_gone");
       return;
     }
     try {
@@ -237,10 +238,7 @@ export class EventRelay implements BodySink {
     this.drained = drained;
   }
 
-  /**
-   * The client's stream ends: billed first (the charge reaches the journal), then its last bytes and the close go
-   * out, and the pull ends.
-   */
+  /** The client's stream ends: billed first (the charge reaches the journal), then its last bytes and the close go out. */
   private closeWith(how: StreamEnd, lastBytes: string | Uint8Array): void | Promise<void> {
     this.finish(how);
     const durable = this.options.durable?.();
@@ -254,7 +252,6 @@ export class EventRelay implements BodySink {
   private sendLast(lastBytes: string | Uint8Array): void {
     if (lastBytes.length > 0) this.send(lastBytes);
     closeQuietly(this.controller!);
-    this.endPull?.();
   }
 
   /** After the client left a pushed stream: its events are still taken, until usage, the end, or `drainMs`. */
@@ -264,18 +261,12 @@ export class EventRelay implements BodySink {
     this.gone = true;
     clearTimeout(this.quietTimer);
     if (this.events.outcome.usage) {
-      this.leave();
+      this.finish("client_gone");
       return;
     }
     this.drained = undefined;
     this.pusher!.resume();
-    this.quietTimer = setTimeout(() => this.leave(), this.options.drainMs);
-  }
-
-  /** A pushed stream whose client left is over. */
-  private leave(): void {
-    this.finish("client_gone");
-    this.endPull?.();
+    this.quietTimer = setTimeout(() => this.finish("client_gone"), this.options.drainMs);
   }
 
   /** After the client left: keep reading (without forwarding) until usage, the end, or the deadline. */

@@ -100,7 +100,7 @@ export class StreamEvents {
       return this.endMarker();
     }
     if (!outcome.usage) this.generated.keep(data);
-    return USAGE_MARK.test(data) ? this.takeUsage(data) : AS_IS;
+    return data.includes('"usage"') && USAGE_MARK.test(data) ? this.takeUsage(data) : AS_IS;
   }
 
   /** An event that may carry the upstream's usage report: kept for billing; a usage-only chunk the client did not ask for is dropped. */

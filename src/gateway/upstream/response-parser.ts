@@ -88,7 +88,7 @@ function framingOf(head: ResponseHead): Framing {
   return { kind: "close" };
 }
 
-/** What one pushed chunk of bytes produced. */
+/** What one pushed chunk of bytes produced (the parser's one such object, valid until its next push). */
 export interface Parsed {
   /** The head, the first time it is complete. */
   head?: ResponseHead;
@@ -110,9 +110,14 @@ export class ResponseParser {
   private chunkLeft = 0;
   private chunkState: "size" | "data" | "data-end" | "trailers" = "size";
   done = false;
+  /** One answer per parser, filled anew by each push: a stream pushes thousands of chunks. */
+  private readonly out: Parsed = { head: undefined, body: [], done: false };
 
   push(chunk: Uint8Array): Parsed {
-    const out: Parsed = { body: [], done: false };
+    const out = this.out;
+    out.head = undefined;
+    out.body.length = 0;
+    out.done = false;
     let bytes = asBuffer(chunk);
     if (this.pending) {
       bytes = Buffer.concat([this.pending, bytes]);
