@@ -1,5 +1,7 @@
 import { isUtf8 } from "node:buffer";
 
+const STREAMING = { stream: true };
+
 /** The longest event an upstream may send, in characters: a stream that buffers more without an event end is refused. */
 export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
@@ -30,7 +32,7 @@ export class SseSplitter {
   private mayHold = true;
 
   push(chunk: Uint8Array): string[] {
-    let text = this.decoder.decode(chunk, { stream: true });
+    let text = this.decoder.decode(chunk, STREAMING);
     const heldBefore = this.mayHold;
     if (chunk.length > 0) this.mayHold = chunk[chunk.length - 1]! >= 0x80;
     const changed = this.afterCr || text.includes("\r");
