@@ -15,11 +15,7 @@ export class SseSplitter {
   private readonly decoder = new TextDecoder();
   /** The last chunk ended in CR (already read as a line end): an LF opening the next one belongs to it. */
   private afterCr = false;
-  /**
-   * The text of the last push when it was exactly its events, each with its blank line (nothing buffered before or
-   * after): a relay that changes none of them can forward it as it is. Undefined otherwise.
-   */
-  whole: string | undefined;
+  private whole: string | undefined;
   /**
    * The last push was `whole` and its text is the chunk's very bytes (whole characters, no CR): a relay that
    * changes none of its events can forward the chunk itself, sparing the text's encoding.
@@ -63,6 +59,17 @@ export class SseSplitter {
     if (!text.includes("\r")) return text;
     this.afterCr = text.endsWith("\r");
     return text.replace(/\r\n?/g, "\n");
+  }
+
+  /**
+   * The text of the last push when it was exactly its events, each with its blank line (nothing buffered before or
+   * after): a relay that changes none of them can forward it as it is. Undefined otherwise. Taken once: an idle
+   * stream does not hold its last chunk's text.
+   */
+  takeWhole(): string | undefined {
+    const whole = this.whole;
+    this.whole = undefined;
+    return whole;
   }
 
   /** Whatever is left when the stream ends without a final blank line. */

@@ -53,7 +53,8 @@ export class StreamEvents {
   /** The bytes to forward for one read: its whole events (what remains buffered, at the end). Sets `sawDone`. */
   take(result: ReadableStreamReadResult<Uint8Array>): string {
     const events = result.done ? this.splitter.rest() : this.splitter.push(result.value);
-    return this.forwarded(events) ?? this.splitter.whole ?? events.map(withBlankLine).join("");
+    const whole = this.splitter.takeWhole();
+    return this.forwarded(events) ?? whole ?? events.map(withBlankLine).join("");
   }
 
   /**
@@ -62,9 +63,10 @@ export class StreamEvents {
    */
   takeChunk(chunk: Uint8Array): string | Uint8Array {
     const events = this.splitter.push(chunk);
+    const whole = this.splitter.takeWhole();
     const out = this.forwarded(events);
     if (out !== undefined) return out;
-    return this.splitter.asIs ? chunk : (this.splitter.whole ?? events.map(withBlankLine).join(""));
+    return this.splitter.asIs ? chunk : (whole ?? events.map(withBlankLine).join(""));
   }
 
   /** The bytes for what remains buffered when the stream ends. */

@@ -99,12 +99,15 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     }
     if (this.sink) {
       this.pushed(parsed.body, parsed.done);
+      // The parser's answer is reused: an idle stream would otherwise hold its last chunk.
+      parsed.body.length = 0;
       return;
     }
     for (const bytes of parsed.body) {
       this.queue.push(bytes);
       this.queued += bytes.length;
     }
+    parsed.body.length = 0;
     if (parsed.done) this.finish();
     if (parsed.head) {
       if (this.deadline?.untilHead) {
