@@ -22,6 +22,8 @@ export class UpstreamTimeoutError extends Error {
 const HIGH_WATER = 1024 * 1024;
 
 const utf8 = new TextDecoder();
+/** What settles the head once it has settled: nothing (an open stream need not keep the promise's functions). */
+const HEAD_SETTLED = { resolve() {}, reject() {} };
 const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
 
 /**
@@ -116,6 +118,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
       }
       this.status = parsed.head.status;
       this.settleHead.resolve(this);
+      this.settleHead = HEAD_SETTLED;
     }
     this.wake();
     if (!this.ended && !this.paused && this.queued > HIGH_WATER) {
