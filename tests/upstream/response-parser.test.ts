@@ -54,6 +54,19 @@ describe("reading an HTTP/1.1 reply as its bytes arrive", () => {
     });
   }
 
+  test("chunk sizes in either case, with spaces or an extension after them, LF or CRLF line ends", () => {
+    const wire =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" +
+      "A \r\n0123456789\r\n" +
+      '0000000000b\t;name="v"\n0123456789a\n' +
+      "0\r\n\r\n";
+    for (const step of [1, 1000]) {
+      const { body, done } = feed(wire, step);
+      expect(body).toBe("01234567890123456789a");
+      expect(done).toBe(true);
+    }
+  });
+
   test("interim 1xx heads are skipped: the head is the final reply's", () => {
     const { heads, body } = feed("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nhi", 3);
     expect(heads.map((h) => h.status)).toEqual([201]);
@@ -86,6 +99,9 @@ describe("reading an HTTP/1.1 reply as its bytes arrive", () => {
     refused("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabc");
     refused("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
     refused("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabX\r\n");
+    refused("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\r\n");
+    refused("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2x\r\nab\r\n");
+    refused("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0000000000001\r\na\r\n");
     refused(`HTTP/1.1 200 OK\r\nX-Big: ${"x".repeat(70 * 1024)}`);
   });
 });

@@ -5,9 +5,12 @@ export interface DirectController {
   close(): void;
 }
 
-/** A direct stream whose one pull writes the whole body; `cancel` runs when the client goes away. */
+/**
+ * A direct stream whose one pull writes the whole body, or starts what writes it later (the stream stays open
+ * until closed); `cancel` runs when the client goes away.
+ */
 export function directStream(source: {
-  pull(controller: DirectController): Promise<void>;
+  pull(controller: DirectController): void | Promise<void>;
   cancel(): void;
 }): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({

@@ -1,4 +1,4 @@
-import type { ChunkReader } from "../upstream/reply";
+import { canPush, type BodySink, type ChunkReader, type PushReader } from "../upstream/reply";
 import { closeQuietly, directStream, type DirectController } from "./direct-stream";
 import type { StreamEnd, StreamOptions } from "./stream-outcome";
 import { StreamEvents } from "./stream-events";
@@ -17,8 +17,12 @@ const ignore = () => {};
  * client goes away, the upstream is still read, up to `drainMs`, so the call is billed for what was generated.
  * Billing comes first at the end: the charge is settled before the stream's last bytes go out, so a charge that
  * cannot be recorded leaves the client without [DONE].
+ *
+ * An upstream that can push its body (the upstream client's reply) is not read but attached to: each chunk is
+ * written to the client in the turn its bytes arrive (see `bytes`), and a client that cannot keep up pauses the
+ * upstream until its writes drain. Other upstreams (translated streams, fetched replies) are read chunk by chunk.
  */
-export class EventRelay {
+export class EventRelay implements BodySink {
   private readonly events: StreamEvents;
   private readonly reader: ChunkReader;
   /** A read handed on from one step to the next (the early phase to the stream, the stream to the drain). */
@@ -35,6 +39,10 @@ export class EventRelay {
   private handedOff = false;
   /** What the upstream had delivered before the reply opened: the first bytes the client's stream writes. */
   private early = "";
+  /** The upstream that pushes its body to this relay (see `pushFrom`), else undefined. */
+  private pusher?: PushReader;
+  /** Settles when the client's connection has taken the writes it held back (the upstream is paused till then). */
+  private drained?: Promise<void>;
 
   constructor(private readonly options: StreamOptions) {
     this.reader = options.upstream;
@@ -70,18 +78,25 @@ export class EventRelay {
   private finish(end: StreamEnd): void {
     if (this.finished) return;
     this.finished = true;
+    clearTimeout(this.quietTimer);
     this.events.outcome.end = end;
     this.reader.cancel().catch(ignore);
     this.options.onEnd(this.events.outcome);
   }
 
-  /**
-   * The one pull of the client's stream: writes `early`, then each chunk as it arrives, until the end. It waits
-   * on the read alone; quiet gaps are the stream's one timer's business (see `quiet`), re-armed by each chunk:
-   * a timer and a race per chunk cost thousands of open streams garbage and CPU.
-   */
-  async pull(controller: DirectController): Promise<void> {
+  /** The one pull of the client's stream: the upstream is attached to when it pushes, else read. */
+  pull(controller: DirectController): void | Promise<void> {
     this.controller = controller;
+    if (canPush(this.reader)) this.pushFrom(this.reader);
+    else return this.readAll();
+  }
+
+  /**
+   * Writes `early`, then each chunk as it is read, until the end. It waits on the read alone; quiet gaps are the
+   * stream's one timer's business (see `quiet`), re-armed by each chunk: a timer and a race per chunk cost
+   * thousands of open streams garbage and CPU.
+   */
+  private async readAll(): Promise<void> {
     this.pulling = true;
     try {
       const early = this.early;
@@ -98,6 +113,7 @@ export class EventRelay {
           return this.closeWith(this.gone ? "client_gone" : result.done ? "eof" : "done", out);
         if (out && !this.send(out)) return;
         if (this.gone) return;
+        if (this.drained) await this.drained;
       }
     } catch {
       if (!this.handedOff) this.closeWith("error", "");
@@ -105,6 +121,55 @@ export class EventRelay {
       clearTimeout(this.quietTimer);
       this.pulling = false;
       if (this.gone) void this.drain();
+    }
+  }
+
+  /**
+   * Writes `early`, takes what the upstream delivered since, and attaches to the upstream for the rest (see
+   * `bytes` and `end`). The pull returns at once: a direct stream stays open until it is closed, and a pending
+   * pull would cost each open stream a promise.
+   */
+  private pushFrom(upstream: PushReader): void {
+    this.pusher = upstream;
+    const delivered = this.pendingRead && settledValue(this.pendingRead);
+    this.pendingRead = null;
+    const early = this.early;
+    this.early = "";
+    if (early && !this.send(early)) this.drainPushed();
+    else this.armQuiet();
+    if (delivered && !delivered.done) this.bytes(delivered.value);
+    if (!this.finished) upstream.attach(this);
+  }
+
+  /** Body bytes the upstream pushed, in the turn they arrived: their events go to the client (or only to billing, once it left). */
+  bytes(chunk: Uint8Array): void {
+    if (this.finished) return;
+    try {
+      const out = this.events.takeChunk(chunk);
+      if (this.gone) {
+        if (this.events.sawDone || this.events.outcome.usage) this.finish("client_gone");
+        return;
+      }
+      this.quietTimer?.refresh();
+      if (this.events.sawDone) void this.closeWith("done", out);
+      else if (out.length > 0 && !this.send(out)) this.drainPushed();
+    } catch {
+      this.closeWith("error", "");
+    }
+  }
+
+  /** The pushed body ended, whole or cut short (`error`). */
+  end(error?: Error): void {
+    if (this.finished) return;
+    if (this.gone) {
+      this.finish("client_gone");
+      return;
+    }
+    try {
+      if (error) this.closeWith("error", "");
+      else void this.closeWith("eof", this.events.takeRest());
+    } catch {
+      this.closeWith("error", "");
     }
   }
 
@@ -119,11 +184,17 @@ export class EventRelay {
   /**
    * The upstream was quiet for a whole interval: a ping goes out (and the timer starts over), or the stream times
    * out. A client found gone, or the timeout, takes the stream from the pull (which returns when its read
-   * settles): the upstream is drained, or the stream closed.
+   * settles): the upstream is drained, or the stream closed. Quiet while the client's writes have not drained is
+   * the relay's own pause, not the upstream's.
    */
   private quiet(ping: boolean): void {
-    if (ping && this.send(PING)) {
+    if (this.drained || (ping && this.send(PING))) {
       this.armQuiet();
+      return;
+    }
+    if (this.pusher) {
+      if (ping || this.gone) this.drainPushed();
+      else void this.closeWith("timeout", "");
       return;
     }
     this.handedOff = true;
@@ -134,15 +205,21 @@ export class EventRelay {
   /** The client's stream was cancelled: the upstream is drained, now or when the pull lets it go. */
   cancel(): void {
     this.gone = true;
-    if (!this.pulling) void this.drain();
+    if (this.pusher) this.drainPushed();
+    else if (!this.pulling) void this.drain();
   }
 
-  /** Hands bytes to the client; false when the client has gone (then the upstream is drained instead). */
+  /**
+   * Hands bytes to the client; false when the client has gone (then the upstream is drained instead). A write the
+   * client's connection cannot take yet pauses a pushing upstream (and a pulling loop) until it drains.
+   */
   private send(bytes: Uint8Array | string): boolean {
     if (this.gone) return false;
     try {
-      this.controller!.write(bytes);
-      this.controller!.flush();
+      const written = this.controller!.write(bytes);
+      const flushed = this.controller!.flush();
+      if (written instanceof Promise) this.backUp(written);
+      else if (flushed instanceof Promise) this.backUp(flushed);
       return true;
     } catch {
       this.gone = true;
@@ -150,20 +227,46 @@ export class EventRelay {
     }
   }
 
+  /** Waits on a write the client's connection has not taken: the upstream is paused until the last such one settles. */
+  private backUp(pending: Promise<number>): void {
+    this.pusher?.pause();
+    const drained: Promise<void> = pending.then(ignore, ignore).then(() => {
+      if (this.drained !== drained) return;
+      this.drained = undefined;
+      this.pusher?.resume();
+    });
+    this.drained = drained;
+  }
+
   /** The client's stream ends: billed first (the charge reaches the journal), then its last bytes and the close go out. */
-  private closeWith(how: StreamEnd, lastBytes: string): void | Promise<void> {
+  private closeWith(how: StreamEnd, lastBytes: string | Uint8Array): void | Promise<void> {
     this.finish(how);
     const durable = this.options.durable?.();
     if (!durable) return this.sendLast(lastBytes);
     return durable.then(
       () => this.sendLast(lastBytes),
-      () => closeQuietly(this.controller!),
+      () => this.sendLast(""),
     );
   }
 
-  private sendLast(lastBytes: string): void {
-    if (lastBytes) this.send(lastBytes);
+  private sendLast(lastBytes: string | Uint8Array): void {
+    if (lastBytes.length > 0) this.send(lastBytes);
     closeQuietly(this.controller!);
+  }
+
+  /** After the client left a pushed stream: its events are still taken, until usage, the end, or `drainMs`. */
+  private drainPushed(): void {
+    if (this.draining || this.finished) return;
+    this.draining = true;
+    this.gone = true;
+    clearTimeout(this.quietTimer);
+    if (this.events.outcome.usage) {
+      this.finish("client_gone");
+      return;
+    }
+    this.drained = undefined;
+    this.pusher!.resume();
+    this.quietTimer = setTimeout(() => this.finish("client_gone"), this.options.drainMs);
   }
 
   /** After the client left: keep reading (without forwarding) until usage, the end, or the deadline. */

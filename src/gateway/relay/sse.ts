@@ -1,3 +1,7 @@
+import { isUtf8 } from "node:buffer";
+
+const STREAMING = { stream: true };
+
 /** The longest event an upstream may send, in characters: a stream that buffers more without an event end is refused. */
 export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
@@ -11,15 +15,24 @@ export class SseSplitter {
   private readonly decoder = new TextDecoder();
   /** The last chunk ended in CR (already read as a line end): an LF opening the next one belongs to it. */
   private afterCr = false;
+  private whole: string | undefined;
   /**
-   * The text of the last push when it was exactly its events, each with its blank line (nothing buffered before or
-   * after): a relay that changes none of them can forward it as it is. Undefined otherwise.
+   * The last push was `whole` and its text is the chunk's very bytes (whole characters, no CR): a relay that
+   * changes none of its events can forward the chunk itself, sparing the text's encoding.
    */
-  whole: string | undefined;
+  asIs = false;
+  /**
+   * The decoder may hold the first bytes of a character cut by the end of the last chunk (before the first: the
+   * decoder drops a byte order mark opening the stream).
+   */
+  private mayHold = true;
 
   push(chunk: Uint8Array): string[] {
-    let text = this.decoder.decode(chunk, { stream: true });
-    if (this.afterCr || text.includes("\r")) text = this.withLfLineEnds(text);
+    let text = this.decoder.decode(chunk, STREAMING);
+    const heldBefore = this.mayHold;
+    if (chunk.length > 0) this.mayHold = chunk[chunk.length - 1]! >= 0x80;
+    const changed = this.afterCr || text.includes("\r");
+    if (changed) text = this.withLfLineEnds(text);
     const buffer = this.buffer === "" ? text : this.buffer + text;
     const events: string[] = [];
     let start = 0;
@@ -29,6 +42,7 @@ export class SseSplitter {
       start = end + 2;
     }
     this.whole = buffer === text && start === buffer.length && start > 0 ? text : undefined;
+    this.asIs = this.whole !== undefined && !changed && !heldBefore && isUtf8(chunk);
     this.buffer = start === 0 ? buffer : buffer.slice(start);
     if (this.buffer.length > MAX_EVENT_CHARS) {
       throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
@@ -47,9 +61,21 @@ export class SseSplitter {
     return text.replace(/\r\n?/g, "\n");
   }
 
+  /**
+   * The text of the last push when it was exactly its events, each with its blank line (nothing buffered before or
+   * after): a relay that changes none of them can forward it as it is. Undefined otherwise. Taken once: an idle
+   * stream does not hold its last chunk's text.
+   */
+  takeWhole(): string | undefined {
+    const whole = this.whole;
+    this.whole = undefined;
+    return whole;
+  }
+
   /** Whatever is left when the stream ends without a final blank line. */
   rest(): string[] {
     this.whole = undefined;
+    this.asIs = false;
     const last = this.buffer.trim();
     this.buffer = "";
     return last ? [last] : [];

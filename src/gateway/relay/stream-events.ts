@@ -6,6 +6,8 @@ import { StreamedText } from "./stream-text";
 import { USAGE_MARK } from "./whole-stream";
 
 const DONE_EVENT = "data: [DONE]\n\n";
+const END: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
+const withBlankLine = (event: string) => `${event}\n\n`;
 /** What `takeEvent` answers for an event the client gets as it came (with its blank line). */
 const AS_IS = null;
 
@@ -51,6 +53,29 @@ export class StreamEvents {
   /** The bytes to forward for one read: its whole events (what remains buffered, at the end). Sets `sawDone`. */
   take(result: ReadableStreamReadResult<Uint8Array>): string {
     const events = result.done ? this.splitter.rest() : this.splitter.push(result.value);
+    const whole = this.splitter.takeWhole();
+    return this.forwarded(events) ?? whole ?? events.map(withBlankLine).join("");
+  }
+
+  /**
+   * The bytes to forward for one chunk, as `take`: the chunk itself when it is exactly its events and all of them
+   * go to the client as they came (the usual chunk: no text is encoded again).
+   */
+  takeChunk(chunk: Uint8Array): string | Uint8Array {
+    const events = this.splitter.push(chunk);
+    const whole = this.splitter.takeWhole();
+    const out = this.forwarded(events);
+    if (out !== undefined) return out;
+    return this.splitter.asIs ? chunk : (whole ?? events.map(withBlankLine).join(""));
+  }
+
+  /** The bytes for what remains buffered when the stream ends. */
+  takeRest(): string {
+    return this.take(END);
+  }
+
+  /** The events' bytes when one of them is not forwarded as it came; undefined when all are. */
+  private forwarded(events: string[]): string | undefined {
     this.sawDone = false;
     // Built only from the first event that is not forwarded as it came: most reads are forwarded whole, as decoded.
     let out: string | undefined;
@@ -60,13 +85,10 @@ export class StreamEvents {
         if (out !== undefined) out += `${events[i]}\n\n`;
         continue;
       }
-      out ??= events
-        .slice(0, i)
-        .map((event) => `${event}\n\n`)
-        .join("");
+      out ??= events.slice(0, i).map(withBlankLine).join("");
       out += answer;
     }
-    return out ?? this.splitter.whole ?? events.map((event) => `${event}\n\n`).join("");
+    return out;
   }
 
   /** One event: noted for billing, and answered as the bytes the client gets for it (AS_IS: the event itself). */
@@ -80,7 +102,7 @@ export class StreamEvents {
       return this.endMarker();
     }
     if (!outcome.usage) this.generated.keep(data);
-    return USAGE_MARK.test(data) ? this.takeUsage(data) : AS_IS;
+    return data.includes('"usage"') && USAGE_MARK.test(data) ? this.takeUsage(data) : AS_IS;
   }
 
   /** An event that may carry the upstream's usage report: kept for billing; a usage-only chunk the client did not ask for is dropped. */

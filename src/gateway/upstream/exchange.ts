@@ -1,5 +1,5 @@
 import { keepIdle, type Connection, type ConnectionUser } from "./connections";
-import { joinChunks, readAll, readerStream, type ChunkReader, type UpstreamReply } from "./reply";
+import { joinChunks, readAll, readerStream, type BodySink, type PushReader, type UpstreamReply } from "./reply";
 import { BadReplyError, ResponseParser } from "./response-parser";
 
 /** A pooled connection the server had dropped while it was idle: the request can go again on a new one. */
@@ -22,6 +22,8 @@ export class UpstreamTimeoutError extends Error {
 const HIGH_WATER = 1024 * 1024;
 
 const utf8 = new TextDecoder();
+/** What settles the head once it has settled: nothing (an open stream need not keep the promise's functions). */
+const HEAD_SETTLED = { resolve() {}, reject() {} };
 const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
 
 /**
@@ -40,7 +42,7 @@ function sendOutgoing(): void {
  * are read. When the body is complete the connection goes back to the pool (or is closed), whether or not the
  * reader has taken the bytes yet.
  */
-export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
+export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
   readonly head: Promise<UpstreamReply>;
   status = 0;
   private readonly parser = new ResponseParser();
@@ -52,6 +54,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
   private gotBytes = false;
   private unsent: Uint8Array | null = null;
   private waiting: { resolve(r: ReadableStreamReadResult<Uint8Array>): void; reject(e: Error): void } | null = null;
+  private sink: BodySink | null = null;
   private settleHead!: { resolve(reply: UpstreamReply): void; reject(error: Error): void };
   private readonly onAbort: () => void;
   /** One timer per exchange, cleared when it ends: AbortSignal.timeout's timers outlive the call. */
@@ -96,15 +99,26 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
       this.fail(error as Error);
       return;
     }
+    if (this.sink) {
+      this.pushed(parsed.body, parsed.done);
+      // The parser's answer is reused: an idle stream would otherwise hold its last chunk.
+      parsed.body.length = 0;
+      return;
+    }
     for (const bytes of parsed.body) {
       this.queue.push(bytes);
       this.queued += bytes.length;
     }
+    parsed.body.length = 0;
     if (parsed.done) this.finish();
     if (parsed.head) {
-      if (this.deadline?.untilHead) clearTimeout(this.timer);
+      if (this.deadline?.untilHead) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+      }
       this.status = parsed.head.status;
       this.settleHead.resolve(this);
+      this.settleHead = HEAD_SETTLED;
     }
     this.wake();
     if (!this.ended && !this.paused && this.queued > HIGH_WATER) {
@@ -118,7 +132,8 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     if (this.parser.end()) {
       this.ended = true;
       this.detach();
-      this.wake();
+      if (this.sink) this.sink.end();
+      else this.wake();
       return;
     }
     const stale = this.socket.data.reused && !this.gotBytes;
@@ -137,6 +152,41 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     if (!this.unsent) return;
     const written = this.socket.write(this.unsent);
     this.unsent = written < this.unsent.length ? this.unsent.subarray(Math.max(0, written)) : null;
+  }
+
+  /** From now on the body goes to `sink` as it arrives, what is queued first; then the end (or the failure). */
+  attach(sink: BodySink): void {
+    this.sink = sink;
+    this.waiting = null;
+    const queued = this.queue;
+    this.queue = [];
+    this.queued = 0;
+    this.resume();
+    if (this.failure) sink.end(this.failure);
+    else this.pushed(queued, this.ended);
+  }
+
+  pause(): void {
+    if (this.paused || this.ended) return;
+    this.paused = true;
+    this.socket.pause();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    if (!this.ended) this.socket.resume();
+  }
+
+  /** Hands body bytes to the sink, then the end; a sink that cancels the exchange stops the rest. */
+  private pushed(body: Uint8Array[], done: boolean): void {
+    if (done && !this.ended) this.finish();
+    const sink = this.sink!;
+    for (let i = 0; i < body.length; i++) {
+      if (this.failure) return;
+      sink.bytes(body[i]!);
+    }
+    if (this.ended && !this.failure) sink.end();
   }
 
   read(): Promise<ReadableStreamReadResult<Uint8Array>> {
@@ -164,7 +214,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     return this.queued > 0 ? this.take() : new Uint8Array(0);
   }
 
-  reader(): ChunkReader {
+  reader(): PushReader {
     return this;
   }
 
@@ -176,10 +226,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     const value = joinChunks(this.queue);
     this.queue = [];
     this.queued = 0;
-    if (this.paused) {
-      this.paused = false;
-      this.socket.resume();
-    }
+    this.resume();
     return value;
   }
 
@@ -207,6 +254,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
 
   private detach(): void {
     clearTimeout(this.timer);
+    this.timer = undefined;
     this.socket.data.user = null;
     this.signal?.removeEventListener("abort", this.onAbort);
   }
@@ -218,6 +266,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, ChunkReader {
     this.detach();
     this.socket.terminate();
     this.settleHead.reject(error);
-    this.wake();
+    if (this.sink) this.sink.end(error);
+    else this.wake();
   }
 }

@@ -4,6 +4,28 @@ export interface ChunkReader {
   cancel(): Promise<void>;
 }
 
+/**
+ * Takes a reply's body as its bytes arrive, in the socket's own turn: no promise, result or queue per chunk,
+ * which thousands of open streams pay for in garbage and event-loop turns.
+ */
+export interface BodySink {
+  /** Body bytes (framing removed), in order. */
+  bytes(chunk: Uint8Array): void;
+  /** The body is complete (no error) or will not be (the error says why). */
+  end(error?: Error): void;
+}
+
+/** A reader that can hand the rest of its body to a sink instead (the upstream client's reply can). */
+export interface PushReader extends ChunkReader {
+  /** From now on the body goes to `sink`; a read still pending is never settled. */
+  attach(sink: BodySink): void;
+  /** Stops reading from the network until `resume` (the sink's client is slow). */
+  pause(): void;
+  resume(): void;
+}
+
+export const canPush = (reader: ChunkReader): reader is PushReader => "attach" in reader;
+
 /** An upstream's answer, whichever client fetched it: status, headers, and the body once or chunk by chunk. */
 export interface UpstreamReply {
   readonly status: number;

@@ -13,6 +13,7 @@ export interface ResponseHead {
 export class BadReplyError extends Error {}
 
 const LF = 10;
+const CR = 13;
 const HEAD_LIMIT = 64 * 1024;
 const HEAD_END = Buffer.from("\r\n\r\n");
 
@@ -39,6 +40,31 @@ function headerIn(text: string, lower: string, name: string): string | null {
   return value;
 }
 
+/** A hex digit's value, -1 for any other byte. */
+function hexDigit(byte: number): number {
+  if (byte >= 48 && byte <= 57) return byte - 48;
+  const lower = byte | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+const isSpace = (byte: number) => byte === 32 || (byte >= 9 && byte <= 13);
+
+/**
+ * The size on a chunk-size line (`bytes` from `at` to before `end`, its CR already left out): 1–12 hex digits,
+ * then only spaces or an extension (`;…`); -1 when malformed. Read from the bytes: no string per chunk.
+ */
+function chunkSize(bytes: Buffer, at: number, end: number): number {
+  let size = 0;
+  let digits = 0;
+  for (let d: number; at < end && digits < 13 && (d = hexDigit(bytes[at]!)) >= 0; at++, digits++) size = size * 16 + d;
+  if (digits === 0 || digits > 12) return -1;
+  for (; at < end; at++) {
+    if (bytes[at] === 59) return size;
+    if (!isSpace(bytes[at]!)) return -1;
+  }
+  return size;
+}
+
 function parseHead(text: string): ResponseHead {
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?(?=\r\n|$)/.exec(text);
   if (!statusLine) throw new BadReplyError("the upstream's reply is not HTTP/1.x");
@@ -62,7 +88,7 @@ function framingOf(head: ResponseHead): Framing {
   return { kind: "close" };
 }
 
-/** What one pushed chunk of bytes produced. */
+/** What one pushed chunk of bytes produced (the parser's one such object, valid until its next push). */
 export interface Parsed {
   /** The head, the first time it is complete. */
   head?: ResponseHead;
@@ -84,9 +110,14 @@ export class ResponseParser {
   private chunkLeft = 0;
   private chunkState: "size" | "data" | "data-end" | "trailers" = "size";
   done = false;
+  /** One answer per parser, filled anew by each push: a stream pushes thousands of chunks. */
+  private readonly out: Parsed = { head: undefined, body: [], done: false };
 
   push(chunk: Uint8Array): Parsed {
-    const out: Parsed = { body: [], done: false };
+    const out = this.out;
+    out.head = undefined;
+    out.body.length = 0;
+    out.done = false;
     let bytes = asBuffer(chunk);
     if (this.pending) {
       bytes = Buffer.concat([this.pending, bytes]);
@@ -155,17 +186,18 @@ export class ResponseParser {
         this.pending = bytes.slice(at);
         return;
       }
-      const line = bytes.toString("latin1", at, lineEnd).replace(/\r$/, "");
+      const lineStart = at;
+      const contentEnd = lineEnd > at && bytes[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd;
       at = lineEnd + 1;
       if (this.chunkState === "data-end") {
-        if (line !== "") throw new BadReplyError("the upstream sent a malformed chunk");
+        if (contentEnd !== lineStart) throw new BadReplyError("the upstream sent a malformed chunk");
         this.chunkState = "size";
       } else if (this.chunkState === "size") {
-        const size = /^([0-9a-fA-F]{1,12})\s*(?:;.*)?$/.exec(line);
-        if (!size) throw new BadReplyError("the upstream sent a malformed chunk size");
-        this.chunkLeft = parseInt(size[1]!, 16);
+        const size = chunkSize(bytes, lineStart, contentEnd);
+        if (size < 0) throw new BadReplyError("the upstream sent a malformed chunk size");
+        this.chunkLeft = size;
         this.chunkState = this.chunkLeft === 0 ? "trailers" : "data";
-      } else if (line === "") {
+      } else if (contentEnd === lineStart) {
         this.done = out.done = true;
       }
     }
