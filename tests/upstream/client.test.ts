@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { postUpstream, UnsendableRequestError } from "../../src/gateway/upstream/client";
 import { connect, idleCount } from "../../src/gateway/upstream/connections";
-import { readAll } from "../../src/gateway/upstream/reply";
+import { letGo, readAll } from "../../src/gateway/upstream/reply";
 
 interface Conn {
   index: number;
@@ -26,11 +26,13 @@ interface Wire {
   /** Bytes each connection received (one char per byte), in order of connection. */
   received: string[];
   sockets: Socket<Conn>[];
+  /** Indexes of the connections closed, in order. */
+  closed: number[];
 }
 
 /** A TCP server that answers what `reply` returns for each request (undefined: says nothing) on loopback. */
 function rawServer(reply: (request: string, wire: Wire, socket: Socket<Conn>) => string | undefined) {
-  const wire: Wire = { received: [], sockets: [] };
+  const wire: Wire = { received: [], sockets: [], closed: [] };
   const server: TCPSocketListener<Conn> = Bun.listen<Conn>({
     hostname: "127.0.0.1",
     port: 0,
@@ -45,6 +47,9 @@ function rawServer(reply: (request: string, wire: Wire, socket: Socket<Conn>) =>
         if (!wire.received[socket.data.index]!.includes("\r\n\r\n")) return;
         const answer = reply(wire.received[socket.data.index]!, wire, socket);
         if (answer !== undefined) socket.write(answer);
+      },
+      close(socket) {
+        wire.closed.push(socket.data.index);
       },
       drain(socket) {
         const unsent = socket.data.unsent;
@@ -173,6 +178,42 @@ describe("the upstream client", () => {
     socketOf!.write("9\r\ndata: 22\n\r\n0\r\n\r\n");
     expect(Buffer.from((await reader.read()).value!).toString()).toBe("data: 22\n");
     expect((await reader.read()).done).toBe(true);
+  });
+
+  describe("a reply let go once its reader has what it wanted ([DONE] before the body's end)", () => {
+    const head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const doneChunk = "e\r\ndata: [DONE]\n\n\r\n";
+
+    test("keeps its connection when the body's end follows: the next call reuses it", async () => {
+      let socketOf: Socket<Conn> | undefined;
+      const { url, wire } = rawServer((_request, _w, socket) => {
+        socketOf = socket;
+        return head + doneChunk;
+      });
+      const reader = (await postUpstream(`${url}/v1/x`, {}, "{}")).reader();
+      expect(Buffer.from((await reader.read()).value!).toString()).toBe("data: [DONE]\n\n");
+      letGo(reader);
+      expect(idleCount(url)).toBe(0);
+      await Bun.sleep(50);
+      socketOf!.write("0\r\n\r\n");
+      for (let i = 0; i < 100 && idleCount(url) === 0; i++) await Bun.sleep(5);
+      expect(idleCount(url)).toBe(1);
+      await (await postUpstream(`${url}/v1/x`, {}, "{}")).reader().read();
+      expect(wire.sockets).toHaveLength(1);
+      expect(wire.closed).toEqual([]);
+    });
+
+    test("closes its connection when the body does not end within the grace", async () => {
+      const { url, wire } = rawServer(() => head + doneChunk);
+      const reader = (await postUpstream(`${url}/v1/x`, {}, "{}")).reader();
+      await reader.read();
+      letGo(reader);
+      await Bun.sleep(200);
+      expect(wire.closed).toEqual([]);
+      for (let i = 0; i < 300 && wire.closed.length === 0; i++) await Bun.sleep(10);
+      expect(wire.closed).toEqual([0]);
+      expect(idleCount(url)).toBe(0);
+    });
   });
 
   test("a signal that fires before the reply ends the call with its reason", async () => {

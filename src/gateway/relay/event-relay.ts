@@ -1,4 +1,4 @@
-import { canPush, type BodySink, type ChunkReader, type PushReader } from "../upstream/reply";
+import { canPush, letGo, type BodySink, type ChunkReader, type PushReader } from "../upstream/reply";
 import { closeQuietly, directStream, type DirectController } from "./direct-stream";
 import type { StreamEnd, StreamOptions } from "./stream-outcome";
 import { StreamEvents } from "./stream-events";
@@ -80,7 +80,8 @@ export class EventRelay implements BodySink {
     this.finished = true;
     clearTimeout(this.quietTimer);
     this.events.outcome.end = end;
-    this.reader.cancel().catch(ignore);
+    if (end === "done") letGo(this.reader);
+    else this.reader.cancel().catch(ignore);
     this.options.onEnd(this.events.outcome);
   }
 

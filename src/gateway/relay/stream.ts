@@ -1,3 +1,4 @@
+import { letGo } from "../upstream/reply";
 import type { StreamOptions } from "./stream-outcome";
 import { EventRelay } from "./event-relay";
 import { settledValue } from "./timed-read";
@@ -5,7 +6,6 @@ import { wholeStreamIn } from "./whole-stream";
 
 export type { StreamEnd, StreamOptions, StreamOutcome } from "./stream-outcome";
 
-const ignore = () => {};
 
 /**
  * Passes an upstream event stream through event by event (see EventRelay), while reading the usage report and
@@ -24,7 +24,7 @@ export async function relayStream(
   const whole =
     arrived && !arrived.done ? wholeStreamIn(arrived.value, options.kind, options.clientWantsUsage) : undefined;
   if (!whole) return new EventRelay(options).start(first);
-  reader.cancel().catch(ignore);
+  letGo(reader);
   options.onEnd({ usage: whole.usage, text: "", firstResponseMs: Date.now() - options.startedAt, end: "done" });
   return whole.body;
 }

@@ -21,6 +21,11 @@ export class UpstreamTimeoutError extends Error {
 /** Body bytes held for a slow reader before the connection stops reading (the upstream then waits on TCP). */
 const HIGH_WATER = 1024 * 1024;
 
+/** How long a released reply may take to end its body before its connection is closed instead of kept. */
+const RELEASE_GRACE_MS = 1000;
+/** Where a released reply's last bytes go. */
+const DISCARD: BodySink = { bytes() {}, end() {} };
+
 const utf8 = new TextDecoder();
 /** What settles the head once it has settled: nothing (an open stream need not keep the promise's functions). */
 const HEAD_SETTLED = { resolve() {}, reject() {} };
@@ -181,12 +186,12 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
   /** Hands body bytes to the sink, then the end; a sink that cancels the exchange stops the rest. */
   private pushed(body: Uint8Array[], done: boolean): void {
     if (done && !this.ended) this.finish();
-    const sink = this.sink!;
+    // `this.sink` is read again each time: a sink that releases the reply hands the rest to DISCARD.
     for (let i = 0; i < body.length; i++) {
       if (this.failure) return;
-      sink.bytes(body[i]!);
+      this.sink!.bytes(body[i]!);
     }
-    if (this.ended && !this.failure) sink.end();
+    if (this.ended && !this.failure) this.sink!.end();
   }
 
   read(): Promise<ReadableStreamReadResult<Uint8Array>> {
@@ -198,6 +203,15 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
 
   async cancel(): Promise<void> {
     if (!this.ended) this.fail(new Error("the reply was cancelled"));
+  }
+
+  /** The reader wants no more: the body's rest is dropped as it comes, and the connection kept if it ends in time. */
+  release(): void {
+    if (this.ended) return;
+    this.attach(DISCARD);
+    if (this.ended) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fail(new Error("the reply was cancelled")), RELEASE_GRACE_MS);
   }
 
   bytes(): Promise<Uint8Array> {

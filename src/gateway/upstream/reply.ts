@@ -26,6 +26,24 @@ export interface PushReader extends ChunkReader {
 
 export const canPush = (reader: ChunkReader): reader is PushReader => "attach" in reader;
 
+/** A reader whose connection can outlive what its reader wanted (the upstream client's reply). */
+interface Releasable extends ChunkReader {
+  /** Nothing more is wanted: the rest of the body is read and dropped, briefly, so the connection serves again. */
+  release(): void;
+}
+
+const ignore = () => {};
+
+/**
+ * Lets go of a reader that has all it wanted (a stream's end marker came): the few bytes that end the body are
+ * still read where the reader can, so the upstream connection goes back to the pool instead of being closed (a
+ * provider writes the chunked body's end after [DONE], so a cancel there cost every stream a new connection).
+ */
+export function letGo(reader: ChunkReader): void {
+  if ("release" in reader) (reader as Releasable).release();
+  else reader.cancel().catch(ignore);
+}
+
 /** An upstream's answer, whichever client fetched it: status, headers, and the body once or chunk by chunk. */
 export interface UpstreamReply {
   readonly status: number;
