@@ -6,7 +6,6 @@ import { wholeStreamIn } from "./whole-stream";
 
 export type { StreamEnd, StreamOptions, StreamOutcome } from "./stream-outcome";
 
-
 /**
  * Passes an upstream event stream through event by event (see EventRelay), while reading the usage report and
  * the generated text for billing.
