@@ -78,6 +78,7 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     // 1000 tokens × model 2 × group 4.
     expect(await available(caller.user.id)).toBe(100_000 - 8_000);
     charge.release();
+    expect(charge.settled).toBe(false);
     expect(await available(caller.user.id)).toBe(100_000);
   });
 
@@ -95,7 +96,9 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     call.channelsTried.push(3, 7);
     const charge = await CallCharge.open(call, "dear");
     charge.answeredBy(7, "cheap", "upstream-tok");
+    expect(charge.settled).toBe(false);
     charge.settle({ promptTokens: 100, completionTokens: 50, cachedTokens: 0 }, "", 42);
+    expect(charge.settled).toBe(true);
     // (100 + 50 × 3) × model 2 × group 0.5 (cheap, not the first route group's 4).
     expect(await available(caller.user.id)).toBe(100_000 - 250);
     const log = await lastLog(caller.user.id);

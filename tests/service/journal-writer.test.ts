@@ -91,3 +91,18 @@ test("a flush's mark never lies before a charge it holds: sync writes what waits
   expect(readFileSync(join(dir, journal.name), "utf8")).toContain("44");
   journal.close(true);
 });
+
+test("a long turn does not hold settled charges until its end: the next charge finds them pending too long and writes both", async () => {
+  const journal = new ChargeJournal(dir, "db-a");
+  const fileLines = () => readFileSync(join(dir, journal.name), "utf8").split("\n").slice(1);
+  journal.append(charge(45));
+  const first = journal.durable();
+  // A turn busy for a few milliseconds (thousands of open streams make such turns) before the next call settles.
+  const until = performance.now() + 5;
+  while (performance.now() < until) {}
+  journal.append(charge(46));
+  expect(fileLines()).toEqual([expect.stringContaining("45"), expect.stringContaining("46"), ""]);
+  expect(journal.durable()).toBeUndefined();
+  await first;
+  journal.close(true);
+});

@@ -330,8 +330,9 @@ export async function runRelay(call: Omit<CallState, "channelsTried">): Promise<
     const response = await tryChannels(s, groups, charge);
     delivered = true;
     succeeded?.();
-    // A reply settled here (whole, or a stream that arrived whole) goes out once its charge is on disk.
-    const durable = ctx.relay.book.durable();
+    // A reply settled here (whole, or a stream that arrived whole) goes out once its charge is on disk. A stream
+    // still open is not held for other calls' charges: it waits for its own before its end (EventRelay).
+    const durable = charge.settled ? ctx.relay.book.durable() : undefined;
     if (durable) await durable;
     return response;
   } finally {

@@ -33,13 +33,28 @@ const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefine
 
 /**
  * Requests made in one turn of the event loop are written together at its end: under load the upstream is woken
- * once for many of them instead of once each (on one core that wake-up is most of what a send costs).
+ * once for many of them instead of once each (on one core that wake-up is most of what a send costs). A batch is
+ * held at most BATCH_MS: with thousands of streams open a turn can last tens or hundreds of milliseconds, and a
+ * request waiting for its end added all of that to the call's first byte (a batch is written when the next
+ * request finds it older than that, or at the turn's end).
  */
+const BATCH_MS = 1;
 let outgoing: { exchange: Exchange; request: string }[] = [];
+let batchStartedAt = 0;
 function sendOutgoing(): void {
   const batch = outgoing;
   outgoing = [];
   for (const { exchange, request } of batch) exchange.send(request);
+}
+
+function queueRequest(exchange: Exchange, request: string): void {
+  const now = performance.now();
+  if (outgoing.length === 0) {
+    batchStartedAt = now;
+    setImmediate(sendOutgoing);
+  }
+  outgoing.push({ exchange, request });
+  if (now - batchStartedAt >= BATCH_MS) sendOutgoing();
 }
 
 /**
@@ -80,8 +95,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     this.onAbort = () => this.fail(signal!.reason instanceof Error ? signal!.reason : new Error("aborted"));
     signal?.addEventListener("abort", this.onAbort, { once: true });
     socket.data.user = this;
-    if (outgoing.length === 0) setImmediate(sendOutgoing);
-    outgoing.push({ exchange: this, request });
+    queueRequest(this, request);
   }
 
   /** Writes the request (what the socket does not take now goes when it drains). */

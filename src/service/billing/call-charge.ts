@@ -116,6 +116,8 @@ export class CallCharge {
   estimatedTokens = 0;
   /** Told the call's real tokens once it settles (0 when released): the token-rate windows' settlement. */
   afterwards: ((tokens: number) => void) | undefined = undefined;
+  /** Whether the call was billed (a stream's only when it ended). */
+  settled = false;
 
   private constructor(
     private call: ChargedCall,
@@ -222,6 +224,7 @@ export class CallCharge {
    */
   settle(reported: Usage | undefined, text: string, firstResponseMs: number, streamEnd?: string): void {
     const { ctx, caller, req } = this.call;
+    this.settled = true;
     const usage = reported ?? this.countedUsage(text);
     const quota = quotaFor(this.price, usage, ctx.options.num("QuotaPerUnit")) * this.calls;
     const log = ctx.options.bool("LogConsumeEnabled")

@@ -18,6 +18,8 @@ import type { Charge } from "./charges";
 import { isRunning, thisWriter, writerLabel, writerOfLabel } from "./writer";
 
 const SUFFIX = ".jnl";
+/** How long appended charges wait for the end of the turn at most before the next append writes them (see `append`). */
+const BATCH_MS = 1;
 
 /**
  * A charge as one line: a JSON array, the charge's numbers then its log row's values (none without a row), in
@@ -113,10 +115,14 @@ export class ChargeJournal {
   /** The ends of the pending lines, each with its line's length in bytes: set by the write. */
   private pendingEnds: { end: LineEnd; length: number }[] = [];
   private written: Durable | undefined;
+  /** When the first of the pending lines was appended. */
+  private pendingSince = 0;
 
   /**
    * Queues the charge for the write at the end of this turn: one write for the many calls a busy turn settles (a
    * write per call cost ~8 µs each at saturation). `durable()` tells when it is on disk; replies wait for it.
+   * With thousands of streams open a turn lasts tens to hundreds of milliseconds, and every reply ending in it
+   * would wait for its end: lines pending longer than BATCH_MS are written with the next append.
    * Answers where the line will end in the file (undefined for a closed journal).
    */
   append(charge: Charge): LineEnd | undefined {
@@ -125,8 +131,13 @@ export class ChargeJournal {
     this.pending += line;
     const end: LineEnd = { journal: this, bytes: this.bytes };
     this.pendingEnds.push({ end, length: Buffer.byteLength(line) });
-    if (this.written) return end;
+    const now = performance.now();
+    if (this.written) {
+      if (now - this.pendingSince >= BATCH_MS) this.sync();
+      return end;
+    }
     this.written = durablePromise();
+    this.pendingSince = now;
     setImmediate(() => this.sync());
     return end;
   }
