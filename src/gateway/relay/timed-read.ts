@@ -1,3 +1,5 @@
+import { TurnBatch } from "../../shared/turn-batch";
+
 /** Races a read against a timer, and always clears the timer: a stream does thousands of reads. */
 export async function raceTimer<T, U>(read: Promise<T>, ms: number, outcome: U): Promise<T | U> {
   let timer: Timer | undefined;
@@ -10,29 +12,26 @@ export async function raceTimer<T, U>(read: Promise<T>, ms: number, outcome: U):
 
 export const NOT_YET: unique symbol = Symbol("not yet");
 
-/** How long past its first caller a turn's end is waited for at most (see `afterThisTurn`). */
-const TURN_WAIT_MS = 1;
-
-let turnEnd: { promise: Promise<typeof NOT_YET>; settle(): void; since: number } | undefined;
+let turnEnd: { promise: Promise<typeof NOT_YET>; settle(): void } | undefined;
+const turnWait = new TurnBatch();
 
 /**
  * Settles after the event loop's current turn: a read that is still pending by then waits on the network. One
  * timer serves every caller of a turn: a timer per stream was held (with its stream's first read) by the runtime
- * for as long as the stream stayed open, ~1.5 KiB each with thousands open. With thousands of streams open a turn
- * lasts tens to hundreds of milliseconds, which a stream's first bytes would wait: a caller that finds the wait
- * older than TURN_WAIT_MS settles it at once.
+ * for as long as the stream stayed open, ~1.5 KiB each with thousands open. A caller that finds the wait overdue
+ * (a long turn, see TurnBatch) settles it at once.
  */
 export function afterThisTurn(): Promise<typeof NOT_YET> {
-  const now = performance.now();
-  if (turnEnd && now - turnEnd.since >= TURN_WAIT_MS) {
+  if (turnEnd && turnWait.overdue) {
     turnEnd.settle();
     turnEnd = undefined;
   }
   if (turnEnd) return turnEnd.promise;
   let settle!: () => void;
   const promise = new Promise<typeof NOT_YET>((resolve) => (settle = () => resolve(NOT_YET)));
-  const wait = { promise, settle, since: now };
+  const wait = { promise, settle };
   turnEnd = wait;
+  turnWait.open();
   setImmediate(() => {
     if (turnEnd === wait) turnEnd = undefined;
     settle();

@@ -1,5 +1,6 @@
 import { keepIdle, type Connection, type ConnectionUser } from "./connections";
 import { joinChunks, readAll, readerStream, type BodySink, type PushReader, type UpstreamReply } from "./reply";
+import { TurnBatch } from "../../shared/turn-batch";
 import { BadReplyError, ResponseParser } from "./response-parser";
 
 /** A pooled connection the server had dropped while it was idle: the request can go again on a new one. */
@@ -34,13 +35,10 @@ const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefine
 /**
  * Requests made in one turn of the event loop are written together at its end: under load the upstream is woken
  * once for many of them instead of once each (on one core that wake-up is most of what a send costs). A batch is
- * held at most BATCH_MS: with thousands of streams open a turn can last tens or hundreds of milliseconds, and a
- * request waiting for its end added all of that to the call's first byte (a batch is written when the next
- * request finds it older than that, or at the turn's end).
+ * held at most a TurnBatch's wait: the next request finding it older writes it.
  */
-const BATCH_MS = 1;
 let outgoing: { exchange: Exchange; request: string }[] = [];
-let batchStartedAt = 0;
+const outgoingBatch = new TurnBatch();
 function sendOutgoing(): void {
   const batch = outgoing;
   outgoing = [];
@@ -48,13 +46,12 @@ function sendOutgoing(): void {
 }
 
 function queueRequest(exchange: Exchange, request: string): void {
-  const now = performance.now();
   if (outgoing.length === 0) {
-    batchStartedAt = now;
+    outgoingBatch.open();
     setImmediate(sendOutgoing);
   }
   outgoing.push({ exchange, request });
-  if (now - batchStartedAt >= BATCH_MS) sendOutgoing();
+  if (outgoingBatch.overdue) sendOutgoing();
 }
 
 /**

@@ -15,11 +15,10 @@ import { randomAlphanumeric } from "../crypto";
 import { LOG_COLUMNS } from "../../db/queries/charges";
 import type { NewLogRow } from "../../db/schema";
 import type { Charge } from "./charges";
+import { TurnBatch } from "../../shared/turn-batch";
 import { isRunning, thisWriter, writerLabel, writerOfLabel } from "./writer";
 
 const SUFFIX = ".jnl";
-/** How long appended charges wait for the end of the turn at most before the next append writes them (see `append`). */
-const BATCH_MS = 1;
 
 /**
  * A charge as one line: a JSON array, the charge's numbers then its log row's values (none without a row), in
@@ -116,13 +115,13 @@ export class ChargeJournal {
   private pendingEnds: { end: LineEnd; length: number }[] = [];
   private written: Durable | undefined;
   /** When the first of the pending lines was appended. */
-  private pendingSince = 0;
+  private readonly pendingBatch = new TurnBatch();
 
   /**
    * Queues the charge for the write at the end of this turn: one write for the many calls a busy turn settles (a
    * write per call cost ~8 µs each at saturation). `durable()` tells when it is on disk; replies wait for it.
    * With thousands of streams open a turn lasts tens to hundreds of milliseconds, and every reply ending in it
-   * would wait for its end: lines pending longer than BATCH_MS are written with the next append.
+   * would wait for its end: lines pending past a TurnBatch's wait are written with the next append.
    * Answers where the line will end in the file (undefined for a closed journal).
    */
   append(charge: Charge): LineEnd | undefined {
@@ -131,13 +130,12 @@ export class ChargeJournal {
     this.pending += line;
     const end: LineEnd = { journal: this, bytes: this.bytes };
     this.pendingEnds.push({ end, length: Buffer.byteLength(line) });
-    const now = performance.now();
     if (this.written) {
-      if (now - this.pendingSince >= BATCH_MS) this.sync();
+      if (this.pendingBatch.overdue) this.sync();
       return end;
     }
     this.written = durablePromise();
-    this.pendingSince = now;
+    this.pendingBatch.open();
     setImmediate(() => this.sync());
     return end;
   }
