@@ -61,6 +61,8 @@ export interface Target {
   pid: number;
   /** Bearer key ("" for targets without auth). */
   key: string;
+  /** Request headers the target routes by, beyond the key (Portkey's provider and upstream). */
+  headers?: Record<string, string>;
   stop(): Promise<void>;
 }
 

@@ -8,9 +8,10 @@
  * closes, then one JSON line of figures; the bench reads the server's CPU and RSS between those two lines.
  *
  *   bun bench/stream-client.ts --url U [--key K] --n N [--stream] --ramp-ms R --warm-ms W --measure-ms M --wait-ms F
- *                              [--prompt-kb P]
+ *                              [--prompt-kb P] [--header "Name: value" ...]
  *
  * --prompt-kb makes the user's message P KiB long (an agent's prompt is tens of KiB; the default is "hi").
+ * --header adds a request header (a target that routes by headers, such as Portkey's provider and upstream).
  */
 import { parseArgs } from "node:util";
 import { httpRequest, percentiles } from "./fixed-rate";
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     "measure-ms": { type: "string" },
     "wait-ms": { type: "string" },
     "prompt-kb": { type: "string" },
+    header: { type: "string", multiple: true },
   },
 });
 const origin = values.url!;
@@ -40,7 +42,11 @@ const waitMs = Number(values["wait-ms"] ?? 0);
 
 const promptBytes = Number(values["prompt-kb"] ?? 0) * 1024;
 const call: BenchCall = { name: "drip", path: CHAT_PATH, body: chatBody(stream, promptBytes) };
-const request = httpRequest(origin, "POST", call.path, call.body, callHeaders(call, values.key ?? ""));
+const extraHeaders = Object.fromEntries(
+  (values.header ?? []).map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+);
+const headers = { ...callHeaders(call, values.key ?? ""), ...extraHeaders };
+const request = httpRequest(origin, "POST", call.path, call.body, headers);
 const { hostname, port } = new URL(origin);
 
 const CRLF = Buffer.from("\r\n");

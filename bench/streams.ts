@@ -1,8 +1,9 @@
 /**
  * Open streams (issue #25): the traffic a gateway really sees. A fake (bench/drip-upstream.ts) waits before the
  * first token and then drips chunks; a client (bench/stream-client.ts) keeps N calls open at once. For each N of a
- * ladder, the bare forwarder and Tollgate each run on a fresh process pinned to CPU 0 (fake and client on CPU 1),
- * in turn, for --rounds rounds; the figures are the medians of the rounds and the ratios are taken within a round.
+ * ladder, the bare forwarder, Tollgate and Portkey (bench/portkey.ts; --no-portkey leaves it out) each run on a
+ * fresh process pinned to CPU 0 (fake and client on CPU 1), in turn, for --rounds rounds; the figures are the
+ * medians of the rounds and the ratios are taken within a round.
  * Then the same with non-stream calls the fake answers after 10 s.
  *
  * Per N: calls completed and failed, the server's CPU per relayed chunk (per call for non-stream) from /proc over
@@ -12,7 +13,7 @@
  * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
  *
  *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
- *                        [--measure-s 8] [--no-plain] [--prompt-kb 0] [--source] [--binary dist/tollgate ...]
+ *                        [--measure-s 8] [--no-plain] [--no-portkey] [--prompt-kb 0] [--source] [--binary dist/tollgate ...]
  *
  * Default: N = 500 and 2 000, one round (a few minutes); --full: N = 500, 2 000, 5 000, 9 000, three rounds.
  * Several --binary builds are measured in turn after the forwarder, each N and round: an A/B comparison in one run.
@@ -21,6 +22,7 @@ import { spawn, type Subprocess } from "bun";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { portkeyScript, startPortkey } from "./portkey";
 import { cpuMicros, rssBytes, sampleRss } from "./proc";
 import { fmt, load, provision, table, type Target } from "./relay";
 import { freePort, median, ROOT, startGateway, untilAnswering } from "./support";
@@ -31,6 +33,7 @@ const CLIENT_CPU = 1;
 const FD_LIMIT = Number(/Max open files\s+\d+\s+(\d+)/.exec(readFileSync("/proc/self/limits", "utf8"))?.[1] ?? 1024);
 const NON_STREAM_LATENCY_MS = 10_000;
 const WARM_STREAMS = 100;
+const PORTKEY = "Portkey";
 
 const withFds = (cmd: string[]) => ["prlimit", `--nofile=${FD_LIMIT}`, ...cmd];
 const pinned = (cpu: number, cmd: string[]) => ["taskset", "-c", String(cpu), ...withFds(cmd)];
@@ -48,6 +51,8 @@ export interface StreamsOptions {
   promptKb: number;
   /** Tollgate builds to measure (each beside the forwarder); empty: dist/tollgate, or the source without it. */
   binaries: string[];
+  /** Measure Portkey too (when its package is installed). */
+  portkey: boolean;
 }
 
 interface ClientFigures {
@@ -111,6 +116,7 @@ async function drive(target: Target, n: number, shape: Shape, measure: boolean):
     String(shape.waitMs),
   );
   if (target.key) args.push("--key", target.key);
+  for (const [name, value] of Object.entries(target.headers ?? {})) args.push("--header", `${name}: ${value}`);
   if (shape.stream) args.push("--stream");
   if (shape.promptKb) args.push("--prompt-kb", String(shape.promptKb));
   const idleRss = rssBytes(target.pid);
@@ -170,9 +176,15 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
     : !options.source && existsSync(compiled)
       ? [{ name: "tollgate", command: [compiled, "serve"] }]
       : [{ name: "tollgate (source)", command: ["bun", join(ROOT, "src/main.ts"), "serve"] }];
+  const portkey = options.portkey ? portkeyScript() : undefined;
+  const portkeyNote = portkey
+    ? "Portkey (npm @portkey-ai/gateway, on Bun)"
+    : options.portkey
+      ? "Portkey is not installed (bun install), so not measured"
+      : "Portkey not measured (--no-portkey)";
   console.log(
     `\nOpen streams (issue #25): server on CPU ${SERVER_CPU}, fake and client on CPU ${CLIENT_CPU}; a fresh server per N and round; ` +
-      `fd limit ${FD_LIMIT} (prlimit); Tollgate: ${builds.map((b) => b.name).join(", ")}; Portkey is not installed here, so not measured`,
+      `fd limit ${FD_LIMIT} (prlimit); Tollgate: ${builds.map((b) => b.name).join(", ")}; ${portkeyNote}`,
   );
   console.log(`  load average at start: ${load()}`);
   const shapes: { name: string; shape: Shape; fakeArgs: string[]; unit: string }[] = [
@@ -249,15 +261,13 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       };
       const warm: Shape = { ...shape, rampMs: 200, warmMs: 0, measureMs: shape.callMs + 500 };
       for (const n of options.ladder) {
-        const entry = new Map<string, Run[]>([
-          ["forwarder", []],
-          ...builds.map((b) => [b.name, []] as [string, Run[]]),
-        ]);
-        results.set(n, entry);
         const starts: [string, () => Promise<Target>][] = [
           ["forwarder", startForwarder],
           ...builds.map((b) => [b.name, () => startTollgate(b.command)] as [string, () => Promise<Target>]),
         ];
+        if (portkey) starts.push([PORTKEY, () => startPortkey(portkey, fakeUrl, (cmd) => pinned(SERVER_CPU, cmd))]);
+        const entry = new Map<string, Run[]>(starts.map(([key]) => [key, []]));
+        results.set(n, entry);
         for (let round = 0; round < options.rounds; round++) {
           for (const [key, start] of starts) {
             const target = await start();
@@ -332,9 +342,28 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         const failure = tollgate.find((r) => r.firstFailure)?.firstFailure;
         if (failure) console.log(`    ! Tollgate's first failure: ${failure}`);
       }
+      const portkeyRuns = entry.get(PORTKEY);
+      if (portkeyRuns) console.log(portkeyLine(n, shape.stream, portkeyRuns, forwarder));
     }
   }
   console.log(`  open streams section took ${fmt((performance.now() - began) / 1000, 0)} s`);
+}
+
+/** Portkey beside the forwarder: whether it kept up (its calls completed and failed) and what it cost. */
+function portkeyLine(n: number, stream: boolean, runs: Run[], forwarder: Run[]): string {
+  const p = medians(runs);
+  const f = medians(forwarder);
+  const cpu = median(runs.map((r, i) => r.cpuPerUnitMicros / forwarder[i]!.cpuPerUnitMicros));
+  const failure = runs.find((r) => r.firstFailure)?.firstFailure;
+  const kept =
+    p.failed > f.failed || p.completed < 0.9 * f.completed
+      ? `did not keep up (${p.completed} completed / ${p.failed} failed against the forwarder's ${f.completed} / ${f.failed})`
+      : `kept up (${p.completed} completed, ${p.failed} failed)`;
+  return (
+    `  N ${n} Portkey: ${kept}; CPU per ${stream ? "chunk" : "call"} ${fmt(cpu, 2)}× the forwarder's; RSS per open ` +
+    `call ${fmt(p.rssPerOpen / KiB, 1)} KiB; ${stream ? `added gap p99 ${fmt(p.gapP99, 2)}` : `added latency p99 ${fmt(p.firstP99, 2)}`} ms` +
+    (failure ? `; first failure: ${failure}` : "")
+  );
 }
 
 const list = (s: string) => s.split(",").map(Number);
@@ -353,6 +382,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
       "interval-ms": { type: "string" },
       "measure-s": { type: "string" },
       "no-plain": { type: "boolean" },
+      "no-portkey": { type: "boolean" },
       "prompt-kb": { type: "string" },
       source: { type: "boolean" },
       binary: { type: "string", multiple: true },
@@ -370,6 +400,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
     promptKb: Number(str(values["prompt-kb"]) ?? 0),
     source: Boolean(values.source),
     binaries: ((values.binary ?? []) as unknown[]).filter((b): b is string => typeof b === "string"),
+    portkey: !values["no-portkey"],
   };
 }
 
