@@ -8,11 +8,17 @@ import { streamedText, type EndpointKind } from "../../service/relay/endpoints";
  */
 const PAYLOAD_BUDGET = 512;
 /**
- * Text pieces kept before they are joined into a run: a piece cut from an event holds on to the event's whole text
- * until it is joined (the engine's slices share the string they were cut from: ~270 bytes held for ~20 characters,
- * and no cheaper copy lets go of it), and many small strings cost more than their text.
+ * Characters of text kept in `tail` before it becomes a run. A piece cut from an event holds on to the event's
+ * whole text (the engine's slices share the string they were cut from: ~270 bytes held for ~20 characters), so
+ * each piece is copied into `tail` at once (see `add`) rather than kept until a run is joined.
  */
-const PIECES_JOINED = 8;
+const TAIL_CHARS = 256;
+/**
+ * What `tail` starts with: joined to an empty string a piece would be the piece itself, still a slice of its event;
+ * joined to this it is a new string, which the engine copies flat when a character is read.
+ */
+const MARK = "|";
+const MARK_CODE = MARK.charCodeAt(0);
 /** Runs kept before they are joined into one string (joining all the text at every run would copy it over and over). */
 const RUNS_JOINED = 32;
 
@@ -48,9 +54,10 @@ export function plainChatText(data: string): string | undefined {
 export class StreamedText {
   private payloads: string[] = [];
   private payloadChars = 0;
-  /** The text of the events before `payloads`, in order: joined runs, then the pieces since. */
+  /** The text of the events before `payloads`, in order: joined runs, then `tail`. */
   private runs: string[] = [];
-  private pieces: string[] = [];
+  /** MARK, then the text since the last run, one flat string. */
+  private tail = MARK;
 
   constructor(private readonly kind: EndpointKind) {}
 
@@ -73,19 +80,25 @@ export class StreamedText {
     this.payloads = [];
     this.payloadChars = 0;
     this.runs = [];
-    this.pieces = [];
+    this.tail = MARK;
   }
 
   get text(): string {
-    return this.runs.join("") + this.pieces.join("") + this.payloadText();
+    return this.runs.join("") + this.tail.slice(MARK.length) + this.payloadText();
   }
 
   private add(text: string): void {
     if (!text) return;
-    this.pieces.push(text);
-    if (this.pieces.length < PIECES_JOINED) return;
-    this.runs.push(this.pieces.join(""));
-    this.pieces = [];
+    const tail = this.tail + text;
+    // Reading a character has the engine copy the joined string flat: `text`, and the event it was cut from, go now.
+    // The read is checked: an unused one is dropped by the optimizing compiler, and the string stays a join.
+    if (tail.charCodeAt(0) !== MARK_CODE) throw new Error("the kept text lost its mark");
+    if (tail.length < TAIL_CHARS) {
+      this.tail = tail;
+      return;
+    }
+    this.runs.push(tail.slice(MARK.length));
+    this.tail = MARK;
     if (this.runs.length >= RUNS_JOINED) this.runs = [this.runs.join("")];
   }
 
