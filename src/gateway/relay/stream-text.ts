@@ -12,13 +12,9 @@ const PAYLOAD_BUDGET = 512;
  * whole text (the engine's slices share the string they were cut from: ~270 bytes held for ~20 characters), so
  * each piece is copied into `tail` at once (see `add`) rather than kept until a run is joined.
  */
-const TAIL_CHARS = 256;
-/**
- * What `tail` starts with: joined to an empty string a piece would be the piece itself, still a slice of its event;
- * joined to this it is a new string, which the engine copies flat when a character is read.
- */
+const TAIL_CHARS = 128;
+/** Put before a piece alone, and cut off again: a join with an empty string would be the piece itself, uncopied. */
 const MARK = "|";
-const MARK_CODE = MARK.charCodeAt(0);
 /** Runs kept before they are joined into one string (joining all the text at every run would copy it over and over). */
 const RUNS_JOINED = 32;
 
@@ -56,8 +52,8 @@ export class StreamedText {
   private payloadChars = 0;
   /** The text of the events before `payloads`, in order: joined runs, then `tail`. */
   private runs: string[] = [];
-  /** MARK, then the text since the last run, one flat string. */
-  private tail = MARK;
+  /** The text since the last run, one flat string (see `add`). */
+  private tail = "";
 
   constructor(private readonly kind: EndpointKind) {}
 
@@ -80,25 +76,27 @@ export class StreamedText {
     this.payloads = [];
     this.payloadChars = 0;
     this.runs = [];
-    this.tail = MARK;
+    this.tail = "";
   }
 
   get text(): string {
-    return this.runs.join("") + this.tail.slice(MARK.length) + this.payloadText();
+    return this.runs.join("") + this.tail + this.payloadText();
   }
 
   private add(text: string): void {
     if (!text) return;
-    const tail = this.tail + text;
-    // Reading a character has the engine copy the joined string flat: `text`, and the event it was cut from, go now.
-    // The read is checked: an unused one is dropped by the optimizing compiler, and the string stays a join.
-    if (tail.charCodeAt(0) !== MARK_CODE) throw new Error("the kept text lost its mark");
+    const head = this.tail || MARK;
+    const joined = head + text;
+    // Reading a character has the engine copy the join flat: `text`, and the event it was cut from, go now. The
+    // read is checked: one whose result is unused (or known) is dropped by the optimizing compiler.
+    if (joined.charCodeAt(0) !== head.charCodeAt(0)) throw new Error("the kept text was not joined");
+    const tail = this.tail ? joined : joined.slice(MARK.length);
     if (tail.length < TAIL_CHARS) {
       this.tail = tail;
       return;
     }
-    this.runs.push(tail.slice(MARK.length));
-    this.tail = MARK;
+    this.runs.push(tail);
+    this.tail = "";
     if (this.runs.length >= RUNS_JOINED) this.runs = [this.runs.join("")];
   }
 
