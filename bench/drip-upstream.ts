@@ -45,6 +45,7 @@ const JSON_HEADERS = { "content-type": "application/json" };
 function drip(): ReadableStream {
   let stop = () => {};
   return directStream({
+    type: "direct",
     pull(controller) {
       return new Promise<void>((resolve) => {
         let sent = 0;

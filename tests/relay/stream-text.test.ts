@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { heapStats } from "bun:jsc";
 import { plainChatText, StreamedText } from "../../src/gateway/relay/stream-text";
 
 const chunk = (content: string) =>
@@ -25,6 +26,31 @@ describe("the text a stream generated, kept for a count", () => {
       expected += i % 10 === 0 ? "" : i % 2 ? "why " : "a ";
     }
     expect(kept.text).toBe(expected);
+  });
+
+  test("the text kept does not hold on to the events it was cut from", () => {
+    // Events of ~8 KiB with a few characters of text each: a piece still cut from its event would hold all of it.
+    const padding = "p".repeat(8 * 1024);
+    const event = (i: number) =>
+      `{"id":"${padding}${i}","choices":[{"index":0,"delta":{"content":"t${i} "},"finish_reason":null}]}`;
+    // Warmed first: the optimizing compiler must not change what is kept.
+    const warm = new StreamedText("chat");
+    for (let i = 0; i < 200_000; i++) warm.keep(event(i % 100));
+    const streams: StreamedText[] = [];
+    Bun.gc(true);
+    const before = heapStats();
+    for (let s = 0; s < 200; s++) {
+      const kept = new StreamedText("chat");
+      for (let i = 0; i < 7; i++) kept.keep(event(s * 10 + i));
+      streams.push(kept);
+    }
+    Bun.gc(true);
+    const after = heapStats();
+    const perStream =
+      (after.heapSize + after.extraMemorySize - before.heapSize - before.extraMemorySize) / streams.length;
+    expect(streams[199]!.text).toBe("t1990 t1991 t1992 t1993 t1994 t1995 t1996 ");
+    // 7 events are ~56 KiB; their text and the object keeping it, well under 2 KiB.
+    expect(perStream).toBeLessThan(2048);
   });
 
   test("forget drops what was kept (the upstream reported usage)", () => {

@@ -37,6 +37,14 @@ describe("reading an HTTP/1.1 reply as its bytes arrive", () => {
     });
   }
 
+  test("a head compacted for a stream still answers every header, in its own case", () => {
+    const [head] = feed(lengthReply, 1000).heads;
+    head!.compact();
+    expect(head!.header("content-type")).toBe("application/json");
+    expect(head!.header("x-twice")).toBe("a, b");
+    expect(head!.header("http/1.1 200 ok")).toBeNull();
+  });
+
   const chunkedReply =
     "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/event-stream\r\n\r\n" +
     "6\r\ndata: \r\n" +

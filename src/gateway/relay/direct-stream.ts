@@ -6,18 +6,18 @@ export interface DirectController {
 }
 
 /**
- * A direct stream whose one pull writes the whole body, or starts what writes it later (the stream stays open
- * until closed); `cancel` runs when the client goes away.
+ * The source of a direct stream: its one pull writes the whole body, or starts what writes it later (the stream
+ * stays open until closed); `cancel` runs when the client goes away. Bun calls both as the source's methods, so a
+ * source is its own underlying source: no wrapper object or closures for each stream.
  */
-export function directStream(source: {
+export interface DirectSource {
+  readonly type: "direct";
   pull(controller: DirectController): void | Promise<void>;
   cancel(): void;
-}): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    type: "direct",
-    pull: (controller: DirectController) => source.pull(controller),
-    cancel: () => source.cancel(),
-  } as unknown as UnderlyingDefaultSource<Uint8Array>);
+}
+
+export function directStream(source: DirectSource): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(source as unknown as UnderlyingDefaultSource<Uint8Array>);
 }
 
 export function closeQuietly(controller: DirectController): void {

@@ -1,5 +1,5 @@
 import { canPush, letGo, type BodySink, type ChunkReader, type PushReader } from "../upstream/reply";
-import { closeQuietly, directStream, type DirectController } from "./direct-stream";
+import { closeQuietly, directStream, type DirectController, type DirectSource } from "./direct-stream";
 import type { StreamEnd, StreamOptions } from "./stream-outcome";
 import { StreamEvents } from "./stream-events";
 import { afterThisTurn, NOT_YET, raceTimer, settledValue } from "./timed-read";
@@ -9,6 +9,8 @@ type Read = ReturnType<ChunkReader["read"]>;
 const PING = new TextEncoder().encode(": PING\n\n");
 const TIMEOUT: unique symbol = Symbol("timeout");
 const ignore = () => {};
+/** The quiet-gap timer's callback, one for every stream (the relay is the timer's argument). */
+const quietGap = (relay: EventRelay) => relay.quiet();
 
 /**
  * One stream passed through event by event (each forwarded as soon as it is whole, read by StreamEvents for the
@@ -22,7 +24,9 @@ const ignore = () => {};
  * written to the client in the turn its bytes arrive (see `bytes`), and a client that cannot keep up pauses the
  * upstream until its writes drain. Other upstreams (translated streams, fetched replies) are read chunk by chunk.
  */
-export class EventRelay implements BodySink {
+export class EventRelay implements BodySink, DirectSource {
+  /** The client's stream is a direct stream with this relay as its source. */
+  readonly type = "direct";
   private readonly events: StreamEvents;
   private readonly reader: ChunkReader;
   /** A read handed on from one step to the next (the early phase to the stream, the stream to the drain). */
@@ -176,10 +180,16 @@ export class EventRelay implements BodySink {
 
   /** Starts the quiet-gap timer: pings when they are due sooner than the idle limit, else the limit. */
   private armQuiet(): void {
-    const waitMs = this.options.idleTimeoutMs;
+    this.quietTimer = setTimeout(
+      quietGap,
+      this.pings() ? this.options.pingSeconds * 1000 : this.options.idleTimeoutMs,
+      this,
+    );
+  }
+
+  private pings(): boolean {
     const pingMs = this.options.pingSeconds * 1000;
-    const ping = pingMs > 0 && pingMs < waitMs;
-    this.quietTimer = setTimeout(() => this.quiet(ping), ping ? pingMs : waitMs);
+    return pingMs > 0 && pingMs < this.options.idleTimeoutMs;
   }
 
   /**
@@ -188,7 +198,8 @@ export class EventRelay implements BodySink {
    * settles): the upstream is drained, or the stream closed. Quiet while the client's writes have not drained is
    * the relay's own pause, not the upstream's.
    */
-  private quiet(ping: boolean): void {
+  quiet(): void {
+    const ping = this.pings();
     if (this.drained || (ping && this.send(PING))) {
       this.armQuiet();
       return;

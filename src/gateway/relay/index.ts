@@ -66,12 +66,19 @@ export function relayServeRoutes(ctx: ServiceContext) {
   const cors = relayCors(ctx.config.relayCorsOrigins);
   const headers = { ...securityHeaders(ctx.config.frameAncestors), ...cors.fixedHeaders };
   const fixedPairs = Object.entries(headers);
-  const finish = (reply: Response, request: Request) => {
-    const secured = withHeaderPairs(reply, fixedPairs);
-    return cors.fixedHeaders ? secured : withHeaders(secured, cors.replyHeaders(request));
+  const secured = (reply: Response) => withHeaderPairs(reply, fixedPairs);
+  /**
+   * The reply with the fixed headers, and the CORS headers for the request's origin unless they are fixed too.
+   * With fixed ones (any origin allowed, the default) the wait keeps no frame or closure of its own: thousands of
+   * streams wait for their upstream's first byte at once.
+   */
+  const finish = (reply: Promise<Response>, request: Request): Promise<Response> => {
+    if (cors.fixedHeaders) return reply.then(secured);
+    const corsHeaders = cors.replyHeaders(request);
+    return reply.then((answered) => withHeaders(secured(answered), corsHeaders));
   };
-  const answer = async (request: Request, server: Server, path: string, endpoint: Endpoint) =>
-    finish(await call(request, server, path, endpoint), request);
+  const answer = (request: Request, server: Server, path: string, endpoint: Endpoint) =>
+    finish(call(request, server, path, endpoint), request);
   const preflight = (request: Request) => withHeaders(cors.preflight(request), headers);
   const inDialect = dialectCall(ctx);
   return Object.fromEntries([
@@ -85,7 +92,7 @@ export function relayServeRoutes(ctx: ServiceContext) {
     ...Object.entries(DIALECT_ROUTES).map(([path, route]) => [
       path,
       {
-        POST: async (request: Request, server: Server) => finish(await inDialect(request, server, route), request),
+        POST: (request: Request, server: Server) => finish(inDialect(request, server, route), request),
         OPTIONS: preflight,
       },
     ]),

@@ -80,26 +80,35 @@ export async function parseRelayRequest(
   if (!model) throw invalidRequest("model is required", "model_required");
   const stream = Boolean(endpoint.streams) && json.stream === true;
   const clientWantsUsage = json.stream_options?.include_usage === true;
-  const req: RelayRequest = {
-    path,
-    model,
-    stream,
-    clientWantsUsage,
-    json,
-    raw: text,
-    upstream(upstreamModel) {
-      // The body as it is now: the sensitive-word filter may have masked it (raw and json together).
-      const text = req.raw;
-      const injectUsage = stream && STREAM_USAGE_KINDS.has(endpoint.kind) && !clientWantsUsage;
-      if (upstreamModel === json.model) {
-        if (!injectUsage) return { body: text, contentType: "application/json", stream };
-        if (json.stream_options === undefined)
-          return { body: withUsageRequested(text), contentType: "application/json", stream };
-      }
-      const body: Record<string, any> = { ...json, model: upstreamModel };
-      if (injectUsage) body.stream_options = { ...(json.stream_options ?? {}), include_usage: true };
-      return { body: JSON.stringify(body), contentType: "application/json", stream };
-    },
-  };
-  return req;
+  return new JsonRelayRequest(path, model, stream, clientWantsUsage, json, text, endpoint.kind);
+}
+
+/**
+ * A JSON relay call (a class, not a literal whose `upstream` closes over the parse: a call waiting for its
+ * upstream's first byte would keep the parse's whole scope).
+ */
+class JsonRelayRequest implements RelayRequest {
+  constructor(
+    readonly path: string,
+    readonly model: string,
+    readonly stream: boolean,
+    readonly clientWantsUsage: boolean,
+    readonly json: Record<string, any>,
+    public raw: string,
+    private readonly kind: Endpoint["kind"],
+  ) {}
+
+  upstream(upstreamModel: string) {
+    // The body as it is now: the sensitive-word filter may have masked it (raw and json together).
+    const { raw: text, json, stream } = this;
+    const injectUsage = stream && STREAM_USAGE_KINDS.has(this.kind) && !this.clientWantsUsage;
+    if (upstreamModel === json.model) {
+      if (!injectUsage) return { body: text, contentType: "application/json", stream };
+      if (json.stream_options === undefined)
+        return { body: withUsageRequested(text), contentType: "application/json", stream };
+    }
+    const body: Record<string, any> = { ...json, model: upstreamModel };
+    if (injectUsage) body.stream_options = { ...(json.stream_options ?? {}), include_usage: true };
+    return { body: JSON.stringify(body), contentType: "application/json", stream };
+  }
 }

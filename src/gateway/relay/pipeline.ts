@@ -30,7 +30,8 @@ import { claimantOf, providerFor } from "./providers/registry";
 import { unservedMessage } from "./providers/unserved";
 import type { Provider, UpstreamCall } from "./providers/types";
 import { screenPrompt } from "./screen-prompt";
-import { relayStream, type StreamOutcome } from "./stream";
+import { relayStream } from "./stream";
+import { BilledStream, type StreamShape } from "./billed-stream";
 import { streamOnlyReply } from "./stream-only-reply";
 import { wholeStreamIn, wholeStreamResponse } from "./whole-stream";
 import { pivotText, wholePivotUsage } from "./pivot-events";
@@ -362,13 +363,6 @@ async function deliverTranslated(
   });
 }
 
-/** The stream's billing callbacks (see remembersReplies for why they are made out here). */
-const billedBy = (charge: CallCharge, book: CallState["ctx"]["relay"]["book"]) => ({
-  synthesizeUsage: (outcome: StreamOutcome) => charge.countedUsage(outcome.text),
-  onEnd: (outcome: StreamOutcome) => charge.settle(outcome.usage, outcome.text, outcome.firstResponseMs, outcome.end),
-  durable: () => book.durable(),
-});
-
 /** Hands the upstream's answer to the client and bills it (after the stream ends, for streams). */
 async function deliver(
   s: CallState,
@@ -404,7 +398,7 @@ async function deliver(
       charge.settle(whole.usage, "", Date.now() - s.startedAt, "done");
       return translatesWhole ? { bytes: whole.body } : wholeStreamResponse(whole.body, sseHeaders(s.requestId));
     }
-    const body = await relayStream({
+    const shape: StreamShape = {
       kind: s.endpoint.kind,
       upstream: arrived
         ? bytesReader(arrived)
@@ -416,8 +410,8 @@ async function deliver(
       idleTimeoutMs: s.ctx.config.streamingTimeoutMs,
       drainMs: DRAIN_MS,
       pingSeconds: s.ctx.config.streamPingSeconds,
-      ...billedBy(charge, s.ctx.relay.book),
-    });
+    };
+    const body = await relayStream(new BilledStream(shape, charge, s.ctx.relay.book));
     return new Response(body, { status: 200, headers: sseHeaders(s.requestId) });
   }
   if (provider.streamsOnly && mapStream) {

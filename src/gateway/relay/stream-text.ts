@@ -8,11 +8,13 @@ import { streamedText, type EndpointKind } from "../../service/relay/endpoints";
  */
 const PAYLOAD_BUDGET = 512;
 /**
- * Text pieces kept before they are joined into a run: a piece cut from an event holds on to the event's whole text
- * until it is joined (the engine's slices share the string they were cut from: ~270 bytes held for ~20 characters,
- * and no cheaper copy lets go of it), and many small strings cost more than their text.
+ * Characters of text kept in `tail` before it becomes a run. A piece cut from an event holds on to the event's
+ * whole text (the engine's slices share the string they were cut from: ~270 bytes held for ~20 characters), so
+ * each piece is copied into `tail` at once (see `add`) rather than kept until a run is joined.
  */
-const PIECES_JOINED = 8;
+const TAIL_CHARS = 128;
+/** Put before a piece alone, and cut off again: a join with an empty string would be the piece itself, uncopied. */
+const MARK = "|";
 /** Runs kept before they are joined into one string (joining all the text at every run would copy it over and over). */
 const RUNS_JOINED = 32;
 
@@ -48,9 +50,10 @@ export function plainChatText(data: string): string | undefined {
 export class StreamedText {
   private payloads: string[] = [];
   private payloadChars = 0;
-  /** The text of the events before `payloads`, in order: joined runs, then the pieces since. */
+  /** The text of the events before `payloads`, in order: joined runs, then `tail`. */
   private runs: string[] = [];
-  private pieces: string[] = [];
+  /** The text since the last run, one flat string (see `add`). */
+  private tail = "";
 
   constructor(private readonly kind: EndpointKind) {}
 
@@ -73,19 +76,27 @@ export class StreamedText {
     this.payloads = [];
     this.payloadChars = 0;
     this.runs = [];
-    this.pieces = [];
+    this.tail = "";
   }
 
   get text(): string {
-    return this.runs.join("") + this.pieces.join("") + this.payloadText();
+    return this.runs.join("") + this.tail + this.payloadText();
   }
 
   private add(text: string): void {
     if (!text) return;
-    this.pieces.push(text);
-    if (this.pieces.length < PIECES_JOINED) return;
-    this.runs.push(this.pieces.join(""));
-    this.pieces = [];
+    const head = this.tail || MARK;
+    const joined = head + text;
+    // Reading a character has the engine copy the join flat: `text`, and the event it was cut from, go now. The
+    // read is checked: one whose result is unused (or known) is dropped by the optimizing compiler.
+    if (joined.charCodeAt(0) !== head.charCodeAt(0)) throw new Error("the kept text was not joined");
+    const tail = this.tail ? joined : joined.slice(MARK.length);
+    if (tail.length < TAIL_CHARS) {
+      this.tail = tail;
+      return;
+    }
+    this.runs.push(tail);
+    this.tail = "";
     if (this.runs.length >= RUNS_JOINED) this.runs = [this.runs.join("")];
   }
 

@@ -52,7 +52,8 @@ function targetOf(url: string): Target {
   return target;
 }
 
-function requestText(target: Target, headers: Record<string, string>, body: string): string {
+/** The request's head, up to the blank line that ends it (the body follows as it is). */
+function requestHead(target: Target, headers: Record<string, string>, body: string): string {
   let text = `POST ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\n`;
   let agent = false;
   let encoding = false;
@@ -68,7 +69,7 @@ function requestText(target: Target, headers: Record<string, string>, body: stri
   }
   if (!agent) text += "user-agent: Tollgate\r\n";
   if (!encoding) text += "accept-encoding: identity\r\n";
-  return `${text}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  return `${text}content-length: ${Buffer.byteLength(body)}\r\n\r\n`;
 }
 
 const DECODERS: Record<string, (bytes: Uint8Array) => Uint8Array> = {
@@ -126,13 +127,14 @@ export async function postUpstream(
   deadline?: Deadline,
 ): Promise<UpstreamReply> {
   const target = targetOf(url);
-  const request = requestText(target, headers, body);
+  const head = requestHead(target, headers, body);
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     const pooled = attempt === 0 ? takeIdle(target.origin, gate) : undefined;
     const socket = pooled ?? (await connectUnlessAborted(target.origin, gate, signal));
     try {
-      const reply = await new Exchange(socket, request, signal, deadline).head;
+      // The request's text is made for each connection and not kept while the reply is awaited: it copies the body.
+      const reply = await new Exchange(socket, head + body, signal, deadline).head();
       const coding = reply.header("content-encoding")?.toLowerCase();
       return coding && coding !== "identity" ? await decoded(reply, coding) : reply;
     } catch (error) {

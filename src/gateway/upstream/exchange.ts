@@ -60,7 +60,6 @@ function queueRequest(exchange: Exchange, request: string): void {
  * reader has taken the bytes yet.
  */
 export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
-  readonly head: Promise<UpstreamReply>;
   status = 0;
   private readonly parser = new ResponseParser();
   private queue: Uint8Array[] = [];
@@ -72,27 +71,36 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
   private unsent: Uint8Array | null = null;
   private waiting: { resolve(r: ReadableStreamReadResult<Uint8Array>): void; reject(e: Error): void } | null = null;
   private sink: BodySink | null = null;
-  private settleHead!: { resolve(reply: UpstreamReply): void; reject(error: Error): void };
-  private readonly onAbort: () => void;
+  /** Settles the promise `head` gave; HEAD_SETTLED once it has (an open stream keeps no promise or functions of it). */
+  private settleHead: { resolve(reply: UpstreamReply): void; reject(error: Error): void } = HEAD_SETTLED;
+  private readonly onAbort: (() => void) | undefined;
   /** One timer per exchange, cleared when it ends: AbortSignal.timeout's timers outlive the call. */
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The deadline ends when the head arrives (see Deadline). */
+  private readonly untilHead: boolean;
 
   constructor(
     private readonly socket: Connection,
     request: string,
     private readonly signal?: AbortSignal,
-    private readonly deadline?: Deadline,
+    deadline?: Deadline,
   ) {
-    this.head = new Promise<UpstreamReply>((resolve, reject) => (this.settleHead = { resolve, reject }));
+    this.untilHead = deadline?.untilHead ?? false;
     if (deadline)
       this.timer = setTimeout(
         () => this.fail(new UpstreamTimeoutError("the upstream did not answer in time")),
         deadline.ms,
       );
-    this.onAbort = () => this.fail(signal!.reason instanceof Error ? signal!.reason : new Error("aborted"));
-    signal?.addEventListener("abort", this.onAbort, { once: true });
+    this.onAbort = signal && (() => this.fail(signal.reason instanceof Error ? signal.reason : new Error("aborted")));
+    if (this.onAbort) signal!.addEventListener("abort", this.onAbort, { once: true });
     socket.data.user = this;
     queueRequest(this, request);
+  }
+
+  /** The reply once its head has arrived (asked once, right after the exchange is made: it is not kept here). */
+  head(): Promise<UpstreamReply> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<UpstreamReply>((resolve, reject) => (this.settleHead = { resolve, reject }));
   }
 
   /** Writes the request (what the socket does not take now goes when it drains). */
@@ -128,7 +136,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     parsed.body.length = 0;
     if (parsed.done) this.finish();
     if (parsed.head) {
-      if (this.deadline?.untilHead) {
+      if (this.untilHead) {
         clearTimeout(this.timer);
         this.timer = undefined;
       }
@@ -173,6 +181,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
   /** From now on the body goes to `sink` as it arrives, what is queued first; then the end (or the failure). */
   attach(sink: BodySink): void {
     this.sink = sink;
+    this.parser.head?.compact();
     this.waiting = null;
     const queued = this.queue;
     this.queue = [];
@@ -281,7 +290,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.socket.data.user = null;
-    this.signal?.removeEventListener("abort", this.onAbort);
+    if (this.onAbort) this.signal!.removeEventListener("abort", this.onAbort);
   }
 
   private fail(error: Error): void {
@@ -291,6 +300,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     this.detach();
     this.socket.terminate();
     this.settleHead.reject(error);
+    this.settleHead = HEAD_SETTLED;
     if (this.sink) this.sink.end(error);
     else this.wake();
   }

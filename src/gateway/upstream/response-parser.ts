@@ -7,6 +7,8 @@ export interface ResponseHead {
   header(name: string): string | null;
   /** Whether the connection may carry another request once this response's body is read. */
   keepAlive: boolean;
+  /** Lets go of what only reading headers needs, for a head kept while its body streams (headers can still be read). */
+  compact(): void;
 }
 
 /** The upstream's reply cannot be used (malformed, cut short, in a coding we cannot read); the message says why, in our words. */
@@ -65,15 +67,38 @@ function chunkSize(bytes: Buffer, at: number, end: number): number {
   return size;
 }
 
+/**
+ * A head's text, its headers read by name in a lower-cased copy made when first needed (a class, not a closure: a
+ * stream keeps its head while it is open).
+ */
+class HeadLines implements ResponseHead {
+  readonly keepAlive: boolean;
+  private lower: string | undefined = undefined;
+
+  constructor(
+    readonly status: number,
+    http11: boolean,
+    private readonly text: string,
+  ) {
+    const connection = this.header("connection")?.toLowerCase() ?? "";
+    this.keepAlive = http11 ? !connection.includes("close") : connection.includes("keep-alive");
+  }
+
+  header(name: string): string | null {
+    this.lower ??= this.text.toLowerCase();
+    return headerIn(this.text, this.lower, name);
+  }
+
+  compact(): void {
+    this.lower = undefined;
+  }
+}
+
+/** The head's text from its status line on (header lines start with CRLF, so the status line is never taken for one). */
 function parseHead(text: string): ResponseHead {
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?(?=\r\n|$)/.exec(text);
   if (!statusLine) throw new BadReplyError("the upstream's reply is not HTTP/1.x");
-  const lines = text.slice(statusLine[0].length);
-  const lower = lines.toLowerCase();
-  const header = (name: string) => headerIn(lines, lower, name);
-  const connection = header("connection")?.toLowerCase() ?? "";
-  const keepAlive = statusLine[1] === "1" ? !connection.includes("close") : connection.includes("keep-alive");
-  return { status: Number(statusLine[2]), header, keepAlive };
+  return new HeadLines(Number(statusLine[2]), statusLine[1] === "1", text);
 }
 
 function framingOf(head: ResponseHead): Framing {
