@@ -17,6 +17,9 @@ const environmentOf = (pid: number) =>
       .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
   );
 
+/** An option's value as the engine lists it, as a number ("false" and "true" as 0 and 1). */
+const asNumber = (text: string | undefined) => (text === "false" ? 0 : text === "true" ? 1 : Number(text));
+
 let server: Subprocess | undefined;
 let dir = "";
 afterEach(() => {
@@ -54,6 +57,25 @@ describe("the engine's heap settings of a server", () => {
   test("serve runs with them, in the process it was started as", async () => {
     const pid = await serve();
     expect(environmentOf(pid)).toMatchObject(HEAP_OPTIONS);
+  });
+
+  test("the engine knows each of them and takes its value", async () => {
+    const engine = spawn({
+      cmd: ["bun", "-e", "0"],
+      env: { PATH: process.env.PATH ?? "", ...HEAP_OPTIONS, BUN_JSC_dumpOptions: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err] = await Promise.all([new Response(engine.stdout).text(), new Response(engine.stderr).text()]);
+    expect(await engine.exited).toBe(0);
+    // The engine lists the options set away from their defaults, one a line: "   name=value (default: ...)".
+    const modified = Object.fromEntries(
+      [...(out + err).matchAll(/^\s+(\w+)=(\S+) \(default:/gm)].map(([, name, value]) => [name, value]),
+    );
+    for (const [variable, value] of Object.entries(HEAP_OPTIONS)) {
+      const name = variable.slice("BUN_JSC_".length);
+      expect(asNumber(modified[name])).toBe(Number(value));
+    }
   });
 
   test("an operator's own setting stands, and no other is added", async () => {
