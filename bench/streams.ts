@@ -6,7 +6,9 @@
  * medians of the rounds and the ratios are taken within a round.
  * Then the same with non-stream calls the fake answers after 10 s.
  *
- * Per N: calls completed and failed, the server's CPU per relayed chunk (per call for non-stream) from /proc over
+ * Per N: calls completed and failed over the client's whole run (ramp, warm-up and window: when the client's
+ * core cannot keep up, a threshold count of the streams that got all their chunks before the run ended), the chunks
+ * (non-stream: calls) relayed per second in the window, the server's CPU per relayed chunk (per call for non-stream) from /proc over
  * the window, the added inter-chunk gap p50/p99 (the client's gap less the fake's), the first byte's delay over
  * the fake's wait, the RSS at the plateau and per open call over the process's idle RSS (after a short warm-up).
  * Every process is started with its file-descriptor limit raised to the hard limit (prlimit): each open stream holds
@@ -70,6 +72,8 @@ interface ClientFigures {
 
 interface Run extends ClientFigures {
   cpuPerUnitMicros: number;
+  /** Chunks (non-stream: calls) the client received per second in the window. */
+  unitsPerSecond: number;
   idleRss: number;
   plateauRss: number;
   rssPerOpen: number;
@@ -150,6 +154,7 @@ async function drive(target: Target, n: number, shape: Shape, measure: boolean):
   return {
     ...figures,
     cpuPerUnitMicros: (cpuAfter - cpuBefore) / units,
+    unitsPerSecond: units / (shape.measureMs / 1000),
     idleRss,
     plateauRss,
     rssPerOpen: (plateauRss - idleRss) / n,
@@ -292,8 +297,9 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       [
         "N open",
         "target",
-        "completed",
+        "completed (run)",
         "failed",
+        shape.stream ? "chunks/s" : "calls/s",
         perUnit,
         shape.stream ? "added gap p50 ms" : "added latency p50 ms",
         shape.stream ? "p99 ms" : "p99 ms",
@@ -309,6 +315,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
             key,
             String(r.completed),
             String(r.failed),
+            fmt(r.unitsPerSecond, 0),
             fmt(r.cpuPerUnitMicros, 1),
             fmt(shape.stream ? r.gapP50 : r.firstP50, 2),
             fmt(shape.stream ? r.gapP99 : r.firstP99, 2),
