@@ -30,6 +30,8 @@ export async function startPortkey(
   const url = `http://127.0.0.1:${port}`;
   const proc = spawn({
     cmd: wrap(["bun", script, `--port=${port}`, "--headless"]),
+    // Portkey relays with fetch, which holds 256 requests in flight by default: the same allowance as the forwarder's.
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "65535" },
     stdout: "ignore",
     stderr: "ignore",
   });
