@@ -7,10 +7,11 @@
  * Then the same with non-stream calls the fake answers after 10 s.
  *
  * Per N: calls completed and failed over the client's whole run (ramp, warm-up and window: when the client's
- * core cannot keep up, a threshold count of the streams that got all their chunks before the run ended), the chunks
- * (non-stream: calls) relayed per second in the window, the server's CPU per relayed chunk (per call for non-stream) from /proc over
- * the window, the added inter-chunk gap p50/p99 (the client's gap less the fake's), the first byte's delay over
- * the fake's wait, the RSS at the plateau and per open call over the process's idle RSS (after a short warm-up).
+ * core cannot keep up, a threshold count of the streams that got all their chunks before the run ended), the
+ * chunks (non-stream: calls) relayed per second in the window, the server's CPU per relayed chunk (per call for
+ * non-stream) from /proc over the window, the added inter-chunk gap p50/p99 (the client's gap less the fake's), the
+ * first byte's delay over the fake's wait, the RSS at the plateau and per open call over the process's idle RSS
+ * (after a short warm-up).
  * Every process is started with its file-descriptor limit raised to the hard limit (prlimit): each open stream holds
  * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
  *
@@ -299,10 +300,10 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         "target",
         "completed (run)",
         "failed",
-        shape.stream ? "chunks/s" : "calls/s",
+        `${unit}s/s`,
         perUnit,
         shape.stream ? "added gap p50 ms" : "added latency p50 ms",
-        shape.stream ? "p99 ms" : "p99 ms",
+        "p99 ms",
         ...(shape.stream ? ["added TTFB p50 ms", "p99 ms"] : []),
         "RSS MB",
         "RSS/open KiB",

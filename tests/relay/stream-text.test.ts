@@ -43,8 +43,8 @@ describe("the text a stream generated, kept for a count", () => {
       streams.push(kept);
     }
     const last = streams[199]!.text;
-    // What the streams hold is what letting them go frees: the heap's growth over the loop, read in a long test run,
-    // also held what earlier tests left behind.
+    // What the streams hold is what letting them go frees: the heap's growth over the loop, in a long test run, also
+    // counted whatever else the heap grew by.
     const count = streams.length;
     Bun.gc(true);
     const held = heapStats();
@@ -55,6 +55,7 @@ describe("the text a stream generated, kept for a count", () => {
     expect(last).toBe("t1990 t1991 t1992 t1993 t1994 t1995 t1996 ");
     // 7 events are ~56 KiB; their text and the object keeping it, well under 2 KiB.
     expect(perStream).toBeLessThan(2048);
+    // Read last, so the warm-up's text stays alive through both readings rather than being freed between them.
     expect(warm.text.length).toBeGreaterThan(0);
   });
 
