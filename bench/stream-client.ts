@@ -5,10 +5,13 @@
  * time: a chunk's added gap is the client's gap since the call's previous chunk less the fake's.
  *
  * Prints "measuring" when the window opens (after the ramp and one first-token wait) and "measured" when it
- * closes, then one JSON line of figures; the bench reads the server's CPU and RSS between those two lines.
+ * closes; the bench reads the server's CPU and RSS between those two lines. Then it drains: it sends no new call
+ * and waits up to --drain-ms for every call it started to end, its chunks no longer timed. A call completes with
+ * status 200, all --chunks content chunks (when given) and [DONE]; it fails on another status, a connection closed
+ * mid-call or a truncated stream; one still open when the drain times out is stalled. Last, one JSON line of figures.
  *
  *   bun bench/stream-client.ts --url U [--key K] --n N [--stream] --ramp-ms R --warm-ms W --measure-ms M --wait-ms F
- *                              [--prompt-kb P] [--header "Name: value" ...]
+ *                              [--chunks C] [--drain-ms D] [--prompt-kb P] [--header "Name: value" ...]
  *
  * --prompt-kb makes the user's message P KiB long (an agent's prompt is tens of KiB; the default is "hi").
  * --header adds a request header (a target that routes by headers, such as Portkey's provider and upstream).
@@ -27,6 +30,8 @@ const { values } = parseArgs({
     "warm-ms": { type: "string" },
     "measure-ms": { type: "string" },
     "wait-ms": { type: "string" },
+    chunks: { type: "string" },
+    "drain-ms": { type: "string" },
     "prompt-kb": { type: "string" },
     header: { type: "string", multiple: true },
   },
@@ -39,6 +44,9 @@ const warmMs = Number(values["warm-ms"] ?? 2000);
 const measureMs = Number(values["measure-ms"] ?? 8000);
 /** The fake's own wait before the first token (stream) or the reply (non-stream), taken off the first byte. */
 const waitMs = Number(values["wait-ms"] ?? 0);
+/** The content chunks a whole stream carries (0: not checked). */
+const chunksPerStream = Number(values.chunks ?? 0);
+const drainMs = Number(values["drain-ms"] ?? 0);
 
 const promptBytes = Number(values["prompt-kb"] ?? 0) * 1024;
 const call: BenchCall = { name: "drip", path: CHAT_PATH, body: chatBody(stream, promptBytes) };
@@ -53,6 +61,7 @@ const CRLF = Buffer.from("\r\n");
 const HEAD_END = Buffer.from("\r\n\r\n");
 const EMPTY = Buffer.alloc(0);
 const AT = 0x40;
+const DONE = Buffer.from("[DONE]");
 
 /** A growable list of doubles. */
 class Samples {
@@ -70,6 +79,7 @@ class Samples {
 
 const gaps = new Samples();
 const firstBytes = new Samples();
+let started = 0;
 let completed = 0;
 let failed = 0;
 let chunksInWindow = 0;
@@ -80,7 +90,16 @@ const began = performance.now();
 const windowStart = began + rampMs + warmMs;
 const windowEnd = windowStart + measureMs;
 const inWindow = (t: number) => t >= windowStart && t < windowEnd;
+/** After the window: no new call, and chunks are only counted. */
+let draining = false;
 let closing = false;
+let busy = 0;
+let allEnded = () => {};
+/** This process's CPU time so far, in µs. */
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
 
 interface Slot {
   socket?: Bun.Socket<undefined>;
@@ -89,6 +108,11 @@ interface Slot {
   firstAt: number;
   prevArrival: number;
   prevSent: number;
+  /** Content chunks of this call so far. */
+  markers: number;
+  /** The call's last two pieces of body, where its [DONE] is. */
+  last: Buffer;
+  beforeLast: Buffer;
   buf: Buffer;
   head: boolean;
   chunked: boolean;
@@ -97,15 +121,31 @@ interface Slot {
   unsent?: Uint8Array;
 }
 
+function ended(slot: Slot) {
+  if (slot.busy) busy--;
+  slot.busy = false;
+  if (draining && !busy) allEnded();
+}
+
+/** Where a call still open at the drain's end stood. */
+function stallOf(slot: Slot): string {
+  if (slot.head) return "stalled before the reply's head";
+  const of = chunksPerStream ? ` of ${chunksPerStream}` : "";
+  return `stalled after ${slot.markers}${of} content chunks (status ${slot.status})`;
+}
+
 function fail(slot: Slot, why: string) {
   failed++;
   firstFailure ??= why;
-  slot.busy = false;
+  ended(slot);
 }
 
 function send(slot: Slot) {
-  if (closing) return;
+  if (draining) return;
+  started++;
+  busy++;
   Object.assign(slot, { busy: true, sentAt: performance.now(), firstAt: 0, prevArrival: 0, prevSent: 0 });
+  Object.assign(slot, { markers: 0, last: EMPTY, beforeLast: EMPTY });
   Object.assign(slot, { buf: EMPTY, head: true, chunked: false, status: 0, remaining: 0 });
   const written = slot.socket!.write(request);
   if (written < request.length) slot.unsent = request.subarray(Math.max(0, written));
@@ -113,7 +153,14 @@ function send(slot: Slot) {
 
 /** The send times the fake wrote into this piece of the body, each against the call's previous chunk. */
 function scanMarkers(slot: Slot, data: Buffer, now: number) {
+  slot.beforeLast = slot.last;
+  slot.last = data;
+  if (draining) {
+    for (let at = data.indexOf(AT); at >= 0; at = data.indexOf(AT, at + 1)) slot.markers++;
+    return;
+  }
   for (let at = data.indexOf(AT); at >= 0; at = data.indexOf(AT, at + 1)) {
+    slot.markers++;
     let end = at + 1;
     while (end < data.length && data[end] !== 0x20 && data[end] !== 0x22) end++;
     const sent = Number(data.toString("latin1", at + 1, end));
@@ -129,15 +176,25 @@ function scanMarkers(slot: Slot, data: Buffer, now: number) {
   }
 }
 
+/** Why a stream that ended is not whole, or undefined. */
+function truncation(slot: Slot): string | undefined {
+  if (!slot.markers) return "a stream without a content chunk";
+  if (chunksPerStream && slot.markers !== chunksPerStream)
+    return `truncated: ${slot.markers} of ${chunksPerStream} content chunks`;
+  const end = slot.beforeLast.length ? Buffer.concat([slot.beforeLast, slot.last]) : slot.last;
+  if (end.indexOf(DONE) < 0) return "truncated: no [DONE]";
+}
+
 function complete(slot: Slot, now: number, body: Buffer) {
-  slot.busy = false;
   if (slot.status !== 200) return fail(slot, `${slot.status}: ${body.toString("utf8", 0, 200)}`);
-  if (stream && !slot.firstAt) return fail(slot, "a stream without a content chunk");
+  const cut = stream ? truncation(slot) : undefined;
+  if (cut) return fail(slot, cut);
   completed++;
   if (inWindow(now)) {
     completedInWindow++;
     if (!stream) firstBytes.push(now - slot.sentAt - waitMs);
   }
+  ended(slot);
   send(slot);
 }
 
@@ -197,10 +254,11 @@ function open(slot: Slot) {
       close() {
         if (closing) return;
         if (slot.busy) fail(slot, "connection closed mid-call");
-        setTimeout(() => open(slot), 10);
+        if (!draining) setTimeout(() => open(slot), 10);
       },
       connectError() {
-        if (closing) return;
+        if (closing || draining) return;
+        started++;
         fail(slot, "connect failed");
         setTimeout(() => open(slot), 100);
       },
@@ -217,6 +275,9 @@ for (let i = 0; i < slots; i++) {
     firstAt: 0,
     prevArrival: 0,
     prevSent: 0,
+    markers: 0,
+    last: EMPTY,
+    beforeLast: EMPTY,
     buf: EMPTY,
     head: true,
     chunked: false,
@@ -227,26 +288,45 @@ for (let i = 0; i < slots; i++) {
   setTimeout(() => open(slot), (i * rampMs) / slots);
 }
 
-setTimeout(() => console.log("measuring"), windowStart - performance.now());
+let cpuAtStart = 0;
+setTimeout(() => {
+  console.log("measuring");
+  cpuAtStart = cpuMicros();
+}, windowStart - performance.now());
 await Bun.sleep(windowEnd - performance.now());
+const cpuInWindow = cpuMicros() - cpuAtStart;
 console.log("measured");
+const openAtEnd = busy;
+draining = true;
+const drainStart = performance.now();
+const drained = new Promise<void>((resolve) => {
+  allEnded = resolve;
+});
+if (openAtEnd) await Promise.race([drained, Bun.sleep(drainMs)]);
+const drainTook = performance.now() - drainStart;
 closing = true;
-const open_ = all.filter((s) => s.busy).length;
+const stuck = all.filter((s) => s.busy);
+const firstStall = stuck[0] && stallOf(stuck[0]);
 for (const slot of all) slot.socket?.terminate();
 const gap = percentiles(gaps.values, gaps.count);
 const first = percentiles(firstBytes.values, firstBytes.count);
 console.log(
   JSON.stringify({
+    started,
     completed,
     failed,
+    stalled: stuck.length,
     completedInWindow,
     chunksInWindow,
-    openAtEnd: open_,
+    openAtEnd,
+    drainMs: drainTook,
+    cpuInWindow,
     gapP50: gap.p50,
     gapP99: gap.p99,
     firstP50: first.p50,
     firstP99: first.p99,
     firstFailure,
+    firstStall,
   }),
 );
 process.exit(0);

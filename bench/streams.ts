@@ -59,20 +59,30 @@ export interface StreamsOptions {
 }
 
 interface ClientFigures {
+  /** Calls the client started over its run; each ended completed or failed, or was still open when the drain timed out. */
+  started: number;
   completed: number;
   failed: number;
+  stalled: number;
   completedInWindow: number;
   chunksInWindow: number;
   openAtEnd: number;
+  /** How long the client waited for its open calls after the window. */
+  drainMs: number;
+  /** The client's own CPU over the window, µs. */
+  cpuInWindow: number;
   gapP50: number;
   gapP99: number;
   firstP50: number;
   firstP99: number;
   firstFailure?: string;
+  firstStall?: string;
 }
 
 interface Run extends ClientFigures {
   cpuPerUnitMicros: number;
+  /** The fake's and the client's CPU (their shared core) per chunk (non-stream: call) in the window. */
+  loadCpuPerUnitMicros: number;
   /** Chunks (non-stream: calls) the client received per second in the window. */
   unitsPerSecond: number;
   idleRss: number;
@@ -106,10 +116,22 @@ interface Shape {
   callMs: number;
   /** The prompt's size (0: "hi"). */
   promptKb: number;
+  /** The content chunks of a whole stream, which the client checks (0: not checked). */
+  chunks: number;
 }
 
-/** Runs the client against a target; reads the target's CPU and RSS between its "measuring" and "measured". */
-async function drive(target: Target, n: number, shape: Shape, measure: boolean): Promise<Run> {
+/** The slowest the fake and client are expected to deliver a drain (a third of the 26–40 k chunks/s seen past N 1 000). */
+const DRAIN_FLOOR_PER_MS = 10;
+
+/** A drain's bound: two calls' length, and every open call's remaining chunks (non-stream: the call) at the floor rate. */
+const drainBound = (n: number, callMs: number, chunks: number) =>
+  Math.round(2 * callMs + (n * (chunks + 2)) / DRAIN_FLOOR_PER_MS);
+
+/**
+ * Runs the client against a target; reads the target's CPU and RSS, and the fake's CPU, between its "measuring" and
+ * "measured". A measured run drains (waits for its calls to end); the warm-up's calls are cut at its end.
+ */
+async function drive(target: Target, fakePid: number, n: number, shape: Shape, measure: boolean): Promise<Run> {
   const script = join(import.meta.dir, "stream-client.ts");
   const args = ["--url", target.url, "--n", String(n), "--ramp-ms", String(shape.rampMs)];
   args.push(
@@ -119,7 +141,10 @@ async function drive(target: Target, n: number, shape: Shape, measure: boolean):
     String(shape.measureMs),
     "--wait-ms",
     String(shape.waitMs),
+    "--drain-ms",
+    String(measure ? drainBound(n, shape.callMs, shape.chunks) : 0),
   );
+  if (shape.chunks) args.push("--chunks", String(shape.chunks));
   if (target.key) args.push("--key", target.key);
   for (const [name, value] of Object.entries(target.headers ?? {})) args.push("--header", `${name}: ${value}`);
   if (shape.stream) args.push("--stream");
@@ -128,6 +153,7 @@ async function drive(target: Target, n: number, shape: Shape, measure: boolean):
   const client = spawn({ cmd: pinned(CLIENT_CPU, ["bun", script, ...args]), stdout: "pipe", stderr: "inherit" });
   let cpuBefore = 0;
   let cpuAfter = 0;
+  let fakeCpu = 0;
   let rss: { stop(): number[] } | undefined;
   let samples: number[] = [];
   let last = "";
@@ -141,9 +167,11 @@ async function drive(target: Target, n: number, shape: Shape, measure: boolean):
       pending = pending.slice(nl + 1);
       if (line === "measuring") {
         cpuBefore = cpuMicros(target.pid);
+        fakeCpu = cpuMicros(fakePid);
         if (measure) rss = sampleRss(target.pid, 500);
       } else if (line === "measured") {
         cpuAfter = cpuMicros(target.pid);
+        fakeCpu = cpuMicros(fakePid) - fakeCpu;
         samples = rss?.stop() ?? [];
       } else if (line) last = line;
     }
@@ -155,6 +183,7 @@ async function drive(target: Target, n: number, shape: Shape, measure: boolean):
   return {
     ...figures,
     cpuPerUnitMicros: (cpuAfter - cpuBefore) / units,
+    loadCpuPerUnitMicros: (fakeCpu + figures.cpuInWindow) / units,
     unitsPerSecond: units / (shape.measureMs / 1000),
     idleRss,
     plateauRss,
@@ -169,8 +198,8 @@ function medians(runs: Run[]): Run {
   for (const key of Object.keys(out) as (keyof Run)[]) {
     if (typeof out[key] === "number") (out as any)[key] = median(runs.map((r) => r[key] as number));
   }
-  out.completed = runs.reduce((n, r) => n + r.completed, 0);
-  out.failed = runs.reduce((n, r) => n + r.failed, 0);
+  for (const key of ["started", "completed", "failed", "stalled"] as const)
+    out[key] = runs.reduce((n, r) => n + r[key], 0);
   return out;
 }
 
@@ -213,6 +242,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         waitMs: options.firstMs,
         callMs: options.firstMs + options.chunks * options.intervalMs,
         promptKb: options.promptKb,
+        chunks: options.chunks,
       },
     },
   ];
@@ -229,6 +259,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         waitMs: NON_STREAM_LATENCY_MS,
         callMs: NON_STREAM_LATENCY_MS,
         promptKb: options.promptKb,
+        chunks: 0,
       },
     });
 
@@ -278,9 +309,9 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
           for (const [key, start] of starts) {
             const target = await start();
             try {
-              await drive(target, WARM_STREAMS, warm, false);
+              await drive(target, fake.pid, WARM_STREAMS, warm, false);
               await Bun.sleep(200);
-              entry.get(key)!.push(await drive(target, n, shape, true));
+              entry.get(key)!.push(await drive(target, fake.pid, n, shape, true));
             } finally {
               await target.stop();
             }
@@ -298,8 +329,10 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       [
         "N open",
         "target",
-        "completed (run)",
+        "started",
+        "completed",
         "failed",
+        "stalled",
         `${unit}s/s`,
         perUnit,
         shape.stream ? "added gap p50 ms" : "added latency p50 ms",
@@ -307,6 +340,8 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         ...(shape.stream ? ["added TTFB p50 ms", "p99 ms"] : []),
         "RSS MB",
         "RSS/open KiB",
+        `fake+client µs/${unit}`,
+        "drain s",
       ],
       [...results].flatMap(([n, entry]) =>
         [...entry].map(([key, runs]) => {
@@ -314,8 +349,10 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
           return [
             String(n),
             key,
+            String(r.started),
             String(r.completed),
             String(r.failed),
+            String(r.stalled),
             fmt(r.unitsPerSecond, 0),
             fmt(r.cpuPerUnitMicros, 1),
             fmt(shape.stream ? r.gapP50 : r.firstP50, 2),
@@ -323,6 +360,8 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
             ...(shape.stream ? [fmt(r.firstP50, 2), fmt(r.firstP99, 2)] : []),
             fmt(r.plateauRss / (KiB * KiB), 0),
             fmt(r.rssPerOpen / KiB, 1),
+            fmt(r.loadCpuPerUnitMicros, 1),
+            fmt(r.drainMs / 1000, 1),
           ];
         }),
       ),
@@ -330,8 +369,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
     for (const [n, entry] of results) {
       const forwarder = entry.get("forwarder")!;
       const f = medians(forwarder);
-      const fwFailure = forwarder.find((r) => r.firstFailure)?.firstFailure;
-      if (fwFailure) console.log(`    ! forwarder's first failure: ${fwFailure}`);
+      reportEnds("forwarder", forwarder);
       for (const { name: build } of builds) {
         const tollgate = entry.get(build)!;
         const ratio = (of: (r: Run) => number) => median(tollgate.map((t, i) => of(t) / of(forwarder[i]!)));
@@ -345,10 +383,11 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
           `RSS per open call ${fmt(t.rssPerOpen / KiB, 1)} / ${fmt(f.rssPerOpen / KiB, 1)} KiB [target <= ${fmt(memoryBound, 1)} KiB]`;
         if (shape.stream)
           line += `; added gap p99 ${fmt(t.gapP99, 2)} / ${fmt(f.gapP99, 2)} ms [target <= forwarder + 2 ms where the forwarder's < 20 ms]`;
-        if (t.failed > f.failed) line += `; Tollgate failed ${t.failed - f.failed} calls more than the forwarder`;
+        line +=
+          `; calls failed or stalled ${t.failed + t.stalled} of ${t.started} / ${f.failed + f.stalled} of ${f.started}` +
+          ` [target: none where the forwarder's none]`;
         console.log(line);
-        const failure = tollgate.find((r) => r.firstFailure)?.firstFailure;
-        if (failure) console.log(`    ! Tollgate's first failure: ${failure}`);
+        reportEnds("Tollgate", tollgate);
       }
       const portkeyRuns = entry.get(PORTKEY);
       if (portkeyRuns) console.log(portkeyLine(n, shape.stream, portkeyRuns, forwarder));
@@ -357,18 +396,28 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
   console.log(`  open streams section took ${fmt((performance.now() - began) / 1000, 0)} s`);
 }
 
-/** Portkey beside the forwarder: whether it kept up (its calls completed and failed) and what it cost. */
+/** A target's first failed and first stalled call over its rounds, when there was one. */
+function reportEnds(name: string, runs: Run[]) {
+  const failure = runs.find((r) => r.firstFailure)?.firstFailure;
+  if (failure) console.log(`    ! ${name}'s first failure: ${failure}`);
+  const stall = runs.find((r) => r.firstStall)?.firstStall;
+  if (stall) console.log(`    ! ${name}'s first call open at the drain's timeout: ${stall}`);
+}
+
+/** Portkey beside the forwarder: whether it kept up (its calls' ends and its rate) and what it cost. */
 function portkeyLine(n: number, stream: boolean, runs: Run[], forwarder: Run[]): string {
   const p = medians(runs);
   const f = medians(forwarder);
   const cpu = median(runs.map((r, i) => r.cpuPerUnitMicros / forwarder[i]!.cpuPerUnitMicros));
-  const failure = runs.find((r) => r.firstFailure)?.firstFailure;
-  // Calls completed count the client's whole run (none at all when a call outlasts it): the rate relayed says more.
+  const failure = runs.find((r) => r.firstFailure)?.firstFailure ?? runs.find((r) => r.firstStall)?.firstStall;
   const rate = `${fmt(p.unitsPerSecond, 0)} ${stream ? "chunks" : "calls"}/s against the forwarder's ${fmt(f.unitsPerSecond, 0)}`;
+  const ends = (r: Run) => `${r.completed} completed / ${r.failed} failed / ${r.stalled} stalled of ${r.started}`;
   const kept =
-    p.failed > f.failed || p.completed < 0.9 * f.completed || p.unitsPerSecond < 0.9 * f.unitsPerSecond
-      ? `did not keep up (${rate}; ${p.completed} completed / ${p.failed} failed against ${f.completed} / ${f.failed})`
-      : `kept up (${rate}; ${p.completed} completed, ${p.failed} failed)`;
+    p.failed + p.stalled > f.failed + f.stalled ||
+    p.completed < 0.9 * f.completed ||
+    p.unitsPerSecond < 0.9 * f.unitsPerSecond
+      ? `did not keep up (${rate}; ${ends(p)} against ${ends(f)})`
+      : `kept up (${rate}; ${ends(p)})`;
   return (
     `  N ${n} Portkey: ${kept}; CPU per ${stream ? "chunk" : "call"} ${fmt(cpu, 2)}× the forwarder's; RSS per open ` +
     `call ${fmt(p.rssPerOpen / KiB, 1)} KiB; ${stream ? `added gap p99 ${fmt(p.gapP99, 2)}` : `added latency p99 ${fmt(p.firstP99, 2)}`} ms` +
