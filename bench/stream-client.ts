@@ -185,16 +185,19 @@ function truncation(slot: Slot): string | undefined {
   if (end.indexOf(DONE) < 0) return "truncated: no [DONE]";
 }
 
+/** A reply that ended on its connection: counted, and the slot's next call sent on it. */
 function complete(slot: Slot, now: number, body: Buffer) {
-  if (slot.status !== 200) return fail(slot, `${slot.status}: ${body.toString("utf8", 0, 200)}`);
-  const cut = stream ? truncation(slot) : undefined;
-  if (cut) return fail(slot, cut);
-  completed++;
-  if (inWindow(now)) {
-    completedInWindow++;
-    if (!stream) firstBytes.push(now - slot.sentAt - waitMs);
+  const why =
+    slot.status !== 200 ? `${slot.status}: ${body.toString("utf8", 0, 200)}` : stream ? truncation(slot) : undefined;
+  if (why) fail(slot, why);
+  else {
+    completed++;
+    if (inWindow(now)) {
+      completedInWindow++;
+      if (!stream) firstBytes.push(now - slot.sentAt - waitMs);
+    }
+    ended(slot);
   }
-  ended(slot);
   send(slot);
 }
 
