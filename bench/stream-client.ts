@@ -129,15 +129,19 @@ function ended(slot: Slot) {
 
 /** Where a call still open at the drain's end stood. */
 function stallOf(slot: Slot): string {
-  if (slot.head) return "stalled before the reply's head";
-  const of = chunksPerStream ? ` of ${chunksPerStream}` : "";
-  return `stalled after ${slot.markers}${of} content chunks (status ${slot.status})`;
+  return `${slot.head ? "no reply head yet" : `status ${slot.status}`}; ${whereIn(slot)}`;
 }
 
 function fail(slot: Slot, why: string) {
   failed++;
-  firstFailure ??= why;
+  firstFailure ??= slot.busy ? `${why} (${whereIn(slot)})` : why;
   ended(slot);
+}
+
+/** How far a call had come: its age, its content chunks, and whether the window had closed. */
+function whereIn(slot: Slot): string {
+  const age = ((performance.now() - slot.sentAt) / 1000).toFixed(1);
+  return `${age} s after it was sent, ${slot.markers} content chunks in, ${draining ? "in the drain" : "before the drain"}`;
 }
 
 function send(slot: Slot) {

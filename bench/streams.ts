@@ -6,19 +6,23 @@
  * medians of the rounds and the ratios are taken within a round.
  * Then the same with non-stream calls the fake answers after 10 s.
  *
- * Per N: calls completed and failed over the client's whole run (ramp, warm-up and window: when the client's
- * core cannot keep up, a threshold count of the streams that got all their chunks before the run ended), the
- * chunks (non-stream: calls) relayed per second in the window, the server's CPU per relayed chunk (per call for
- * non-stream) from /proc over the window, the added inter-chunk gap p50/p99 (the client's gap less the fake's), the
- * first byte's delay over the fake's wait, the RSS at the plateau and per open call over the process's idle RSS
- * (after a short warm-up).
+ * Per N, over the client's whole run: the calls started, and how each ended. After the window the client drains: it
+ * starts no new call and waits for every call it started to end, completed (status 200, all its chunks and [DONE])
+ * or failed (another status, a connection closed mid-call, a truncated stream), up to a bound of two calls' length
+ * plus every open call's remaining chunks at 10 000 a second (a third of what the fake's and client's core was seen
+ * to deliver); a call still open then is stalled. The drain's chunks are only counted, not timed, and the server is
+ * not measured through it. From the window alone: the chunks (non-stream: calls) relayed per second, the server's
+ * CPU per relayed chunk (per call for non-stream) from /proc, the added inter-chunk gap p50/p99 (the client's gap
+ * less the fake's), the first byte's delay over the fake's wait, the RSS at the plateau and per open call over the
+ * process's idle RSS (after a short warm-up, whose calls are cut at its end), and the fake's and client's CPU per
+ * chunk (their core, shared, is the limit past N ≈ 1 000, where they deliver fewer chunks a second than asked).
  * Every process is started with its file-descriptor limit raised to the hard limit (prlimit): each open stream holds
  * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
  *
  *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
  *                        [--measure-s 8] [--no-plain] [--no-portkey] [--prompt-kb 0] [--source] [--binary dist/tollgate ...]
  *
- * Default: N = 500 and 2 000, one round (a few minutes); --full: N = 500, 2 000, 5 000, 9 000, three rounds.
+ * Default: N = 500 and 2 000, one round (about five minutes); --full: N = 500, 2 000, 5 000, 9 000, three rounds.
  * Several --binary builds are measured in turn after the forwarder, each N and round: an A/B comparison in one run.
  */
 import { spawn, type Subprocess } from "bun";
