@@ -22,7 +22,8 @@
  *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
  *                        [--measure-s 8] [--no-plain] [--no-portkey] [--prompt-kb 0] [--source] [--binary dist/tollgate ...]
  *
- * Default: N = 500 and 2 000, one round (about five minutes); --full: N = 500, 2 000, 5 000, 9 000, three rounds.
+ * Default: N = 500 and 2 000, one round (six to seven minutes with Portkey, the drains included); --full: N = 500,
+ * 2 000, 5 000, 9 000, three rounds.
  * Several --binary builds are measured in turn after the forwarder, each N and round: an A/B comparison in one run.
  */
 import { spawn, type Subprocess } from "bun";
