@@ -37,8 +37,10 @@ export class EventRelay implements BodySink, DirectSource {
   private pulling = false;
   private draining = false;
   private controller?: DirectController;
-  /** Fires after a quiet gap of the upstream (see `quiet`); re-armed by each chunk. */
+  /** Fires after a quiet gap of the upstream (see `quiet`), at the earliest: a chunk since moves the gap's start. */
   private quietTimer?: Timer;
+  /** When the current quiet gap started (`performance.now()`): the timer's arming or the last chunk. */
+  private quietSince = 0;
   /** A quiet gap took the stream from the pull: the pull's read, when it settles, is no longer the pull's. */
   private handedOff = false;
   /** What the upstream had delivered before the reply opened: the first bytes the client's stream writes. */
@@ -98,8 +100,8 @@ export class EventRelay implements BodySink, DirectSource {
 
   /**
    * Writes `early`, then each chunk as it is read, until the end. It waits on the read alone; quiet gaps are the
-   * stream's one timer's business (see `quiet`), re-armed by each chunk: a timer and a race per chunk cost
-   * thousands of open streams garbage and CPU.
+   * stream's one timer's business (see `quiet`): a timer and a race per chunk cost thousands of open streams
+   * garbage and CPU.
    */
   private async readAll(): Promise<void> {
     this.pulling = true;
@@ -112,7 +114,7 @@ export class EventRelay implements BodySink, DirectSource {
         const result = await (this.pendingRead ??= this.reader.read());
         if (this.handedOff) return;
         this.pendingRead = null;
-        this.quietTimer?.refresh();
+        this.quietSince = performance.now();
         const out = this.events.take(result);
         if (result.done || this.events.sawDone)
           return this.closeWith(this.gone ? "client_gone" : result.done ? "eof" : "done", out);
@@ -155,7 +157,7 @@ export class EventRelay implements BodySink, DirectSource {
         if (this.events.sawDone || this.events.outcome.usage) this.finish("client_gone");
         return;
       }
-      this.quietTimer?.refresh();
+      this.quietSince = performance.now();
       if (this.events.sawDone) void this.closeWith("done", out);
       else if (out.length > 0 && !this.send(out)) this.drainPushed();
     } catch {
@@ -178,13 +180,18 @@ export class EventRelay implements BodySink, DirectSource {
     }
   }
 
-  /** Starts the quiet-gap timer: pings when they are due sooner than the idle limit, else the limit. */
+  /**
+   * Starts a quiet gap: its timer fires after the gap's length (see `quietMs`), and finds out then whether a chunk
+   * came since. Chunks only note their time: a timer moved by every chunk cost more than one armed again per gap.
+   */
   private armQuiet(): void {
-    this.quietTimer = setTimeout(
-      quietGap,
-      this.pings() ? this.options.pingSeconds * 1000 : this.options.idleTimeoutMs,
-      this,
-    );
+    this.quietSince = performance.now();
+    this.quietTimer = setTimeout(quietGap, this.quietMs(), this);
+  }
+
+  /** A quiet gap's length: pings' interval when they are due sooner than the idle limit, else the limit. */
+  private quietMs(): number {
+    return this.pings() ? this.options.pingSeconds * 1000 : this.options.idleTimeoutMs;
   }
 
   private pings(): boolean {
@@ -196,9 +203,15 @@ export class EventRelay implements BodySink, DirectSource {
    * The upstream was quiet for a whole interval: a ping goes out (and the timer starts over), or the stream times
    * out. A client found gone, or the timeout, takes the stream from the pull (which returns when its read
    * settles): the upstream is drained, or the stream closed. Quiet while the client's writes have not drained is
-   * the relay's own pause, not the upstream's.
+   * the relay's own pause, not the upstream's. A chunk that came since the gap started makes the gap start there:
+   * the timer is armed again for the rest of it.
    */
   quiet(): void {
+    const left = this.quietSince + this.quietMs() - performance.now();
+    if (left >= 1) {
+      this.quietTimer = setTimeout(quietGap, left, this);
+      return;
+    }
     const ping = this.pings();
     if (this.drained || (ping && this.send(PING))) {
       this.armQuiet();
