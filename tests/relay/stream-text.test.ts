@@ -88,6 +88,8 @@ describe("the usual chat chunk read without the parser", () => {
     JSON.stringify({ choices: [{ delta: { tool_calls: [{ function: { arguments: '{"content":"x"}' } }] } }] }),
     JSON.stringify({ choices: [{ message: { content: "not a delta" } }] }),
     JSON.stringify({ choices: [{ delta: { refusal: "no", content: "after" } }] }),
+    JSON.stringify({ choices: [{ delta: { role: "tool", content: "another role" } }] }),
+    JSON.stringify({ choices: [{ delta: { reasoning_content: "first" } }, { delta: { content: "second choice" } }] }),
     '{"choices":[{"delta":{"content":"cut',
   ];
   for (const data of payloads) {

@@ -18,8 +18,11 @@ const MARK = "|";
 /** Runs kept before they are joined into one string (joining all the text at every run would copy it over and over). */
 const RUNS_JOINED = 32;
 
-const CONTENT = '"content":"';
+const CONTENT = '"content"';
 const DELTA = '"delta":{';
+const DELTA_WITH_ROLE = '"delta":{"role":"assistant",';
+const QUOTE = 34;
+const BACKSLASH = 92;
 
 /**
  * The text of the usual chat chunk, read without parsing it: an object whose one `"content"` is a string with no
@@ -27,18 +30,25 @@ const DELTA = '"delta":{';
  * needs the parser (parsing every chunk cost thousands of open streams a tenth of their CPU and much garbage).
  */
 export function plainChatText(data: string): string | undefined {
+  if (data.charCodeAt(0) !== 123 || data.charCodeAt(data.length - 1) !== 125) return undefined;
   const at = data.indexOf(CONTENT);
-  if (at < 0 || data.charCodeAt(0) !== 123 || data.charCodeAt(data.length - 1) !== 125) return undefined;
-  const delta = data.lastIndexOf(DELTA, at);
-  if (delta < 0) return undefined;
-  const between = data.slice(delta + DELTA.length, at);
-  if (between !== "" && between !== '"role":"assistant",') return undefined;
-  const start = at + CONTENT.length;
-  const end = data.indexOf('"', start);
-  if (end < 0 || data.lastIndexOf("\\", end) >= start) return undefined;
-  if (data.includes('"content"', end) || data.includes("reasoning_content")) return undefined;
-  if (data.indexOf('"content"') !== at) return undefined;
+  if (at < 0 || !data.startsWith(':"', at + CONTENT.length)) return undefined;
+  if (!data.startsWith(DELTA, at - DELTA.length) && !data.startsWith(DELTA_WITH_ROLE, at - DELTA_WITH_ROLE.length))
+    return undefined;
+  const start = at + CONTENT.length + 2;
+  const end = plainStringEnd(data, start);
+  if (end < 0 || data.includes(CONTENT, end) || data.includes("reasoning_content")) return undefined;
   return data.slice(start, end);
+}
+
+/** Where the JSON string whose text starts at `start` ends (its closing quote); -1 when it has an escape or no end. */
+function plainStringEnd(data: string, start: number): number {
+  for (let at = start; at < data.length; at++) {
+    const code = data.charCodeAt(at);
+    if (code === QUOTE) return at;
+    if (code === BACKSLASH) return -1;
+  }
+  return -1;
 }
 
 /**
