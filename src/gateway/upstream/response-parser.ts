@@ -18,6 +18,12 @@ const LF = 10;
 const CR = 13;
 const HEAD_LIMIT = 64 * 1024;
 const HEAD_END = Buffer.from("\r\n\r\n");
+/**
+ * A copy of a part of a chunk (Buffer's own `slice` is a view). A view of a socket's small Buffer has the engine
+ * move the Buffer's bytes out of its heap, which cost more than copying the part.
+ */
+const copyOf = (bytes: Buffer, start: number, end: number): Uint8Array =>
+  Uint8Array.prototype.slice.call(bytes, start, end);
 
 type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
 
@@ -199,7 +205,7 @@ export class ResponseParser {
     while (at < bytes.length && !this.done) {
       if (this.chunkState === "data") {
         const take = Math.min(this.chunkLeft, bytes.length - at);
-        out.body.push(take === bytes.length ? bytes : bytes.subarray(at, at + take));
+        out.body.push(take === bytes.length ? bytes : copyOf(bytes, at, at + take));
         at += take;
         this.chunkLeft -= take;
         if (this.chunkLeft === 0) this.chunkState = "data-end";
