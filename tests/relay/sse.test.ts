@@ -18,6 +18,29 @@ describe("server-sent events from an upstream", () => {
     expect(splitter.push(euro.slice(7))).toEqual(["data: €"]);
   });
 
+  test("a chunk can go out as it came only when its bytes are exactly its events' text", () => {
+    const splitter = new SseSplitter();
+    const pushed = (chunk: Uint8Array) => [splitter.push(chunk), splitter.asIs, splitter.takeWhole()];
+    splitter.push(bytes("data: first\n\n")); // the stream's first bytes may lose a byte order mark
+    expect(pushed(bytes("data: a\n\n"))).toEqual([["data: a"], true, "data: a\n\n"]);
+    expect(pushed(bytes("data: ü \uFFFD\n\n"))).toEqual([["data: ü \uFFFD"], true, "data: ü \uFFFD\n\n"]);
+    // An invalid byte is read as a replacement character, which is not what came.
+    expect(pushed(Uint8Array.of(...bytes("data: "), 0xff, 10, 10))).toEqual([
+      ["data: \uFFFD"],
+      false,
+      "data: \uFFFD\n\n",
+    ]);
+    // The first bytes of a character after the events wait for the rest of it.
+    expect(pushed(Uint8Array.of(...bytes("data: b\n\n"), 0xe2, 0x82))).toEqual([["data: b"], false, "data: b\n\n"]);
+    expect(pushed(Uint8Array.of(0xac, ...bytes("\n\n")))).toEqual([["€"], false, "€\n\n"]);
+  });
+
+  test("a byte order mark opening the stream is dropped; one later on is text", () => {
+    const splitter = new SseSplitter();
+    expect(splitter.push(bytes("\uFEFFdata: a\n\n"))).toEqual(["data: a"]);
+    expect(splitter.push(bytes("\uFEFFdata: b\n\n"))).toEqual(["\uFEFFdata: b"]);
+  });
+
   test("what is left without a final blank line is handed over at the end", () => {
     const splitter = new SseSplitter();
     expect(splitter.push(bytes("data: one\n\ndata: tail"))).toEqual(["data: one"]);

@@ -1,6 +1,12 @@
 import { isUtf8 } from "node:buffer";
 
 const STREAMING = { stream: true };
+/**
+ * Decodes a chunk alone when the stream's decoder holds nothing and the chunk ends on a whole character (cheaper
+ * than a streaming decode). It keeps a byte order mark: only the stream's first decode drops one.
+ */
+const WHOLE = new TextDecoder("utf-8", { ignoreBOM: true });
+const REPLACEMENT = "\uFFFD";
 
 /** The longest event an upstream may send, in characters: a stream that buffers more without an event end is refused. */
 export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
@@ -28,9 +34,9 @@ export class SseSplitter {
   private mayHold = true;
 
   push(chunk: Uint8Array): string[] {
-    let text = this.decoder.decode(chunk, STREAMING);
     const heldBefore = this.mayHold;
     if (chunk.length > 0) this.mayHold = chunk[chunk.length - 1]! >= 0x80;
+    let text = heldBefore || this.mayHold ? this.decoder.decode(chunk, STREAMING) : WHOLE.decode(chunk);
     const changed = this.afterCr || text.includes("\r");
     if (changed) text = this.withLfLineEnds(text);
     const buffer = this.buffer === "" ? text : this.buffer + text;
@@ -42,12 +48,20 @@ export class SseSplitter {
       start = end + 2;
     }
     this.whole = buffer === text && start === buffer.length && start > 0 ? text : undefined;
-    this.asIs = this.whole !== undefined && !changed && !heldBefore && isUtf8(chunk);
+    this.asIs = this.whole !== undefined && !changed && !heldBefore && this.isWholeUtf8(chunk, text);
     this.buffer = start === 0 ? buffer : buffer.slice(start);
     if (this.buffer.length > MAX_EVENT_CHARS) {
       throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
     }
     return events;
+  }
+
+  /**
+   * Whether the chunk is valid UTF-8, all of it in `text`. A chunk that ends on a whole character decoded without
+   * a replacement character was (the decoder replaces what is not); a check of the bytes is left for the rest.
+   */
+  private isWholeUtf8(chunk: Uint8Array, text: string): boolean {
+    return (!this.mayHold && !text.includes(REPLACEMENT)) || isUtf8(chunk);
   }
 
   /** The text with CRLF and CR line ends as LF; an LF completing a CRLF cut by the previous chunk is dropped. */
