@@ -55,6 +55,15 @@ function hexDigit(byte: number): number {
   return lower >= 97 && lower <= 102 ? lower - 87 : -1;
 }
 
+/**
+ * Where the line from `at` ends (its LF), -1 when not in `bytes`. Chunk lines are a few bytes: a loop here costs a
+ * fraction of Buffer's `indexOf`, a call into the runtime twice a chunk.
+ */
+function lineEndIn(bytes: Buffer, at: number): number {
+  for (; at < bytes.length; at++) if (bytes[at] === LF) return at;
+  return -1;
+}
+
 const isSpace = (byte: number) => byte === 32 || (byte >= 9 && byte <= 13);
 
 /**
@@ -211,7 +220,7 @@ export class ResponseParser {
         if (this.chunkLeft === 0) this.chunkState = "data-end";
         continue;
       }
-      const lineEnd = bytes.indexOf(LF, at);
+      const lineEnd = lineEndIn(bytes, at);
       if (lineEnd < 0) {
         if (bytes.length - at > 4096) throw new BadReplyError("the upstream sent a malformed chunk");
         this.pending = bytes.slice(at);
