@@ -20,10 +20,14 @@ const HEAD_LIMIT = 64 * 1024;
 const HEAD_END = Buffer.from("\r\n\r\n");
 /**
  * A copy of a part of a chunk (Buffer's own `slice` is a view). A view of a socket's small Buffer has the engine
- * move the Buffer's bytes out of its heap, which cost more than copying the part.
+ * move the Buffer's bytes out of its heap, which cost more than copying the part; copied into a new Buffer, not
+ * by Uint8Array's `slice`, which makes its result through the Buffer constructor's species (~0.3 µs more).
  */
-const copyOf = (bytes: Buffer, start: number, end: number): Uint8Array =>
-  Uint8Array.prototype.slice.call(bytes, start, end);
+function copyOf(bytes: Buffer, start: number, end: number): Buffer {
+  const part = Buffer.allocUnsafe(end - start);
+  bytes.copy(part, 0, start, end);
+  return part;
+}
 
 type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
 
