@@ -43,7 +43,10 @@ function pushing(script: Script): PushReader {
       sink = to;
       void play(
         script,
-        (text) => sink!.bytes(encoder.encode(text)),
+        (text) => {
+          const bytes = Buffer.from(text);
+          sink!.bytes(bytes, 0, bytes.length);
+        },
         () => cancelled,
       );
     },

@@ -54,4 +54,24 @@ describe("the SSE reader's users lose no event, wherever the network cuts the st
       expect(out.endsWith("data: [DONE]\n\n")).toBe(true);
     }
   });
+
+  test("a pushed stream's chunks, each a part of a socket's bytes, go out as exactly their bytes, cut at every byte offset", () => {
+    const content = (text: string) => `data: {"choices":[{"index":0,"delta":{"content":"${text}"}}]}\n\n`;
+    const encoder = new TextEncoder();
+    const upstream = encoder.encode([content("ok"), content("h€llo"), content("ok"), "data: [DONE]\n\n"].join(""));
+    const doneAt = upstream.length - "data: [DONE]\n\n".length;
+    // Cut at every offset before [DONE], and before it: a chunk of whole events that go out as they came, ASCII or not, comes between.
+    for (let at = 1; at < doneAt; at++) {
+      const events = new StreamEvents({ kind: "chat", clientWantsUsage: false, startedAt: 0 } as StreamOptions);
+      const out: Uint8Array[] = [];
+      for (const part of [upstream.subarray(0, at), upstream.subarray(at, doneAt), upstream.subarray(doneAt)]) {
+        // The part as it sits in the socket's bytes: between its chunk's size line and the CRLF that ends it.
+        const socket = Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from("\r\n")]);
+        const start = socket.indexOf("\n") + 1;
+        const taken = events.takeChunk(socket, start, start + part.length);
+        out.push(typeof taken === "string" ? Buffer.from(taken) : taken);
+      }
+      expect([at, Buffer.concat(out).toString()]).toEqual([at, Buffer.from(upstream).toString()]);
+    }
+  });
 });

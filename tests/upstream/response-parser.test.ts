@@ -13,7 +13,8 @@ function feed(wire: string, step: number, parser = new ResponseParser()) {
   for (let at = 0; at < all.length; at += step) {
     const out = parser.push(all.slice(at, at + step));
     if (out.head) heads.push(out.head);
-    body.push(...out.body);
+    for (let i = 0; i < out.parts.length; i += 2)
+      body.push(Buffer.from(out.source.subarray(out.parts[i], out.parts[i + 1])));
     done ||= out.done;
   }
   return { parser, heads, body: text(body), done };

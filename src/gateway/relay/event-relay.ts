@@ -1,4 +1,4 @@
-import { canPush, letGo, type BodySink, type ChunkReader, type PushReader } from "../upstream/reply";
+import { asBuffer, canPush, letGo, type BodySink, type ChunkReader, type PushReader } from "../upstream/reply";
 import { closeQuietly, directStream, type DirectController, type DirectSource } from "./direct-stream";
 import type { StreamEnd, StreamOptions } from "./stream-outcome";
 import { StreamEvents } from "./stream-events";
@@ -144,15 +144,15 @@ export class EventRelay implements BodySink, DirectSource {
     this.early = "";
     if (early && !this.send(early)) this.drainPushed();
     else this.armQuiet();
-    if (delivered && !delivered.done) this.bytes(delivered.value);
+    if (delivered && !delivered.done) this.bytes(asBuffer(delivered.value), 0, delivered.value.length);
     if (!this.finished) upstream.attach(this);
   }
 
   /** Body bytes the upstream pushed, in the turn they arrived: their events go to the client (or only to billing, once it left). */
-  bytes(chunk: Uint8Array): void {
+  bytes(source: Buffer, start: number, end: number): void {
     if (this.finished) return;
     try {
-      const out = this.events.takeChunk(chunk);
+      const out = this.events.takeChunk(source, start, end);
       if (this.gone) {
         if (this.events.sawDone || this.events.outcome.usage) this.finish("client_gone");
         return;

@@ -8,6 +8,21 @@ const STREAMING = { stream: true };
 const WHOLE = new TextDecoder("utf-8", { ignoreBOM: true });
 const REPLACEMENT = "\uFFFD";
 
+/** Bun's Buffer, as Node's, decodes a range of itself without a view of it (the typings leave the method out). */
+type Utf8Slicing = Buffer & { utf8Slice(start: number, end: number): string };
+
+/**
+ * Bytes that end on a whole character, decoded alone. A Buffer's range is decoded in place: a view or a copy of a
+ * socket's small chunk costs more than the decoding (Bun 1.4.5, a 200-byte part: ~0.15 µs, a copy decoded ~0.3).
+ */
+function decodedWhole(chunk: Uint8Array, start: number, end: number): string {
+  if (Buffer.isBuffer(chunk)) return (chunk as Utf8Slicing).utf8Slice(start, end);
+  return WHOLE.decode(partIn(chunk, start, end));
+}
+
+const partIn = (chunk: Uint8Array, start: number, end: number) =>
+  start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end);
+
 /** The longest event an upstream may send, in characters: a stream that buffers more without an event end is refused. */
 export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
@@ -33,23 +48,27 @@ export class SseSplitter {
    */
   private mayHold = true;
 
-  push(chunk: Uint8Array): string[] {
+  /** The whole events the bytes complete: `chunk` from `start` to before `end` (all of it by default). */
+  push(chunk: Uint8Array, start = 0, end = chunk.length): string[] {
     const heldBefore = this.mayHold;
-    if (chunk.length > 0) this.mayHold = chunk[chunk.length - 1]! >= 0x80;
-    let text = heldBefore || this.mayHold ? this.decoder.decode(chunk, STREAMING) : WHOLE.decode(chunk);
+    if (end > start) this.mayHold = chunk[end - 1]! >= 0x80;
+    let text =
+      heldBefore || this.mayHold
+        ? this.decoder.decode(partIn(chunk, start, end), STREAMING)
+        : decodedWhole(chunk, start, end);
     const changed = this.afterCr || text.includes("\r");
     if (changed) text = this.withLfLineEnds(text);
     const buffer = this.buffer === "" ? text : this.buffer + text;
     const events: string[] = [];
-    let start = 0;
-    let end: number;
-    while ((end = buffer.indexOf("\n\n", start)) !== -1) {
-      events.push(buffer.slice(start, end));
-      start = end + 2;
+    let from = 0;
+    let eventEnd: number;
+    while ((eventEnd = buffer.indexOf("\n\n", from)) !== -1) {
+      events.push(buffer.slice(from, eventEnd));
+      from = eventEnd + 2;
     }
-    this.whole = buffer === text && start === buffer.length && start > 0 ? text : undefined;
-    this.asIs = this.whole !== undefined && !changed && !heldBefore && this.isWholeUtf8(chunk, text);
-    this.buffer = start === 0 ? buffer : buffer.slice(start);
+    this.whole = buffer === text && from === buffer.length && from > 0 ? text : undefined;
+    this.asIs = this.whole !== undefined && !changed && !heldBefore && this.isWholeUtf8(chunk, start, end, text);
+    this.buffer = from === 0 ? buffer : buffer.slice(from);
     if (this.buffer.length > MAX_EVENT_CHARS) {
       throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);
     }
@@ -60,8 +79,8 @@ export class SseSplitter {
    * Whether the chunk is valid UTF-8, all of it in `text`. A chunk that ends on a whole character decoded without
    * a replacement character was (the decoder replaces what is not); a check of the bytes is left for the rest.
    */
-  private isWholeUtf8(chunk: Uint8Array, text: string): boolean {
-    return (!this.mayHold && !text.includes(REPLACEMENT)) || isUtf8(chunk);
+  private isWholeUtf8(chunk: Uint8Array, start: number, end: number, text: string): boolean {
+    return (!this.mayHold && !text.includes(REPLACEMENT)) || isUtf8(partIn(chunk, start, end));
   }
 
   /** The text with CRLF and CR line ends as LF; an LF completing a CRLF cut by the previous chunk is dropped. */

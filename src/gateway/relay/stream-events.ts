@@ -1,5 +1,6 @@
 import type { Usage } from "../../service/billing/quota";
 import { streamedUsage } from "../../service/relay/endpoints";
+import { partOf } from "../upstream/reply";
 import { eventData, SseSplitter } from "./sse";
 import type { StreamEnd, StreamOptions, StreamOutcome } from "./stream-outcome";
 import { StreamedText } from "./stream-text";
@@ -58,15 +59,18 @@ export class StreamEvents {
   }
 
   /**
-   * The bytes to forward for one chunk, as `take`: the chunk itself when it is exactly its events and all of them
-   * go to the client as they came (the usual chunk: no text is encoded again).
+   * The bytes to forward for a chunk (`source` from `start` to before `end`), as `take`. When the chunk is exactly
+   * its events and all of them go to the client as they came (the usual chunk), that is the chunk's own bytes:
+   * as its text when all of it is ASCII (the text is the bytes: no Buffer is made), else as a Buffer (no text is
+   * encoded again).
    */
-  takeChunk(chunk: Uint8Array): string | Uint8Array {
-    const events = this.splitter.push(chunk);
+  takeChunk(source: Buffer, start: number, end: number): string | Uint8Array {
+    const events = this.splitter.push(source, start, end);
     const whole = this.splitter.takeWhole();
     const out = this.forwarded(events);
     if (out !== undefined) return out;
-    return this.splitter.asIs ? chunk : (whole ?? events.map(withBlankLine).join(""));
+    if (this.splitter.asIs && whole!.length !== end - start) return partOf(source, start, end);
+    return whole ?? events.map(withBlankLine).join("");
   }
 
   /** The bytes for what remains buffered when the stream ends. */

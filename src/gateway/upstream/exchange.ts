@@ -1,5 +1,14 @@
 import { keepIdle, type Connection, type ConnectionUser } from "./connections";
-import { joinChunks, readAll, readerStream, type BodySink, type PushReader, type UpstreamReply } from "./reply";
+import {
+  asBuffer,
+  joinChunks,
+  partOf,
+  readAll,
+  readerStream,
+  type BodySink,
+  type PushReader,
+  type UpstreamReply,
+} from "./reply";
 import { TurnBatch } from "../../shared/turn-batch";
 import { BadReplyError, ResponseParser } from "./response-parser";
 
@@ -124,16 +133,17 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
       return;
     }
     if (this.sink) {
-      this.pushed(parsed.body, parsed.done);
+      this.pushed(parsed.source, parsed.parts, parsed.done);
       // The parser's answer is reused: an idle stream would otherwise hold its last chunk.
-      parsed.body.length = 0;
+      this.parser.forgetBytes();
       return;
     }
-    for (const bytes of parsed.body) {
-      this.queue.push(bytes);
-      this.queued += bytes.length;
+    const { source, parts } = parsed;
+    for (let i = 0; i < parts.length; i += 2) {
+      this.queue.push(partOf(source, parts[i]!, parts[i + 1]!));
+      this.queued += parts[i + 1]! - parts[i]!;
     }
-    parsed.body.length = 0;
+    this.parser.forgetBytes();
     if (parsed.done) this.finish();
     if (parsed.head) {
       if (this.untilHead) {
@@ -183,12 +193,9 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     this.sink = sink;
     this.parser.head?.compact();
     this.waiting = null;
-    const queued = this.queue;
-    this.queue = [];
-    this.queued = 0;
-    this.resume();
+    const queued = asBuffer(this.take());
     if (this.failure) sink.end(this.failure);
-    else this.pushed(queued, this.ended);
+    else this.pushed(queued, queued.length > 0 ? [0, queued.length] : [], this.ended);
   }
 
   pause(): void {
@@ -203,13 +210,13 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     if (!this.ended) this.socket.resume();
   }
 
-  /** Hands body bytes to the sink, then the end; a sink that cancels the exchange stops the rest. */
-  private pushed(body: Uint8Array[], done: boolean): void {
+  /** Hands body bytes (`parts` of `source`: starts and ends) to the sink, then the end; a sink that cancels the exchange stops the rest. */
+  private pushed(source: Buffer, parts: number[], done: boolean): void {
     if (done && !this.ended) this.finish();
     // `this.sink` is read again each time: a sink that releases the reply hands the rest to DISCARD.
-    for (let i = 0; i < body.length; i++) {
+    for (let i = 0; i < parts.length; i += 2) {
       if (this.failure) return;
-      this.sink!.bytes(body[i]!);
+      this.sink!.bytes(source, parts[i]!, parts[i + 1]!);
     }
     if (this.ended && !this.failure) this.sink!.end();
   }

@@ -9,8 +9,11 @@ export interface ChunkReader {
  * which thousands of open streams pay for in garbage and event-loop turns.
  */
 export interface BodySink {
-  /** Body bytes (framing removed), in order. */
-  bytes(chunk: Uint8Array): void;
+  /**
+   * Body bytes (framing removed), in order: `source` from `start` to before `end` (`source` is the socket's
+   * chunk, framing and all; partOf makes a part a Buffer of its own).
+   */
+  bytes(source: Buffer, start: number, end: number): void;
   /** The body is complete (no error) or will not be (the error says why). */
   end(error?: Error): void;
 }
@@ -65,6 +68,23 @@ const utf8 = new TextDecoder();
 /** The same bytes as a Buffer (no copy): Bun hands sockets' data over as Buffers already. */
 export const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** Parts up to this size are copied rather than viewed (see partOf). */
+const COPIED_BYTES = 4096;
+
+/**
+ * A part of a socket's chunk as a Buffer (the chunk itself when it is all of it). A view of a socket's Buffer costs
+ * the engine more than a copy of a small part (Bun 1.4.5, a 200-byte part: ~0.6 µs against ~0.15; about even at
+ * 4 KB) and less than a copy of a large one (64 KB: ~8 against ~19 µs, the Buffer's making included). A copy goes
+ * into a new Buffer: Uint8Array's `slice` makes its result through the Buffer constructor's species, ~0.3 µs more.
+ */
+export function partOf(bytes: Buffer, start: number, end: number): Buffer {
+  if (start === 0 && end === bytes.length) return bytes;
+  if (end - start > COPIED_BYTES) return bytes.subarray(start, end);
+  const part = Buffer.allocUnsafe(end - start);
+  bytes.copy(part, 0, start, end);
+  return part;
+}
 
 /** Several chunks as one (the one itself when alone). */
 export const joinChunks = (chunks: Uint8Array[]): Uint8Array =>

@@ -18,22 +18,6 @@ const LF = 10;
 const CR = 13;
 const HEAD_LIMIT = 64 * 1024;
 const HEAD_END = Buffer.from("\r\n\r\n");
-/** Parts of chunks up to this size are copied rather than viewed (see partOf). */
-const COPIED_BYTES = 4096;
-
-/**
- * A part of a chunk. A view of a socket's Buffer costs the engine more than a copy of a small part (Bun 1.4.5, a
- * 200-byte part: ~0.6 µs against ~0.15; about even at 4 KB) and less than a copy of a large one (64 KB: ~8 against
- * ~19 µs, the Buffer's making included). A copy goes into a new Buffer: Uint8Array's `slice` makes its result
- * through the Buffer constructor's species, ~0.3 µs more.
- */
-function partOf(bytes: Buffer, start: number, end: number): Buffer {
-  if (end - start > COPIED_BYTES) return bytes.subarray(start, end);
-  const part = Buffer.allocUnsafe(end - start);
-  bytes.copy(part, 0, start, end);
-  return part;
-}
-
 type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
 
 /** Where a "\r\n\r\n" ends in `bytes` (the index after it), searching from `from`; -1 when absent. */
@@ -141,11 +125,18 @@ function framingOf(head: ResponseHead): Framing {
 export interface Parsed {
   /** The head, the first time it is complete. */
   head?: ResponseHead;
-  /** Body bytes (chunked framing removed), in order. */
-  body: Uint8Array[];
+  /** The bytes the body's parts are in: the pushed chunk (joined to what was held from the one before). */
+  source: Buffer;
+  /**
+   * The body's parts (chunked framing removed), in order: each a start and an end in `source`. Offsets, not
+   * Buffers: a reader that decodes a part spares a Buffer per chunk.
+   */
+  parts: number[];
   /** The body is complete. */
   done: boolean;
 }
+
+const NO_BYTES = Buffer.alloc(0);
 
 /**
  * Reads one HTTP/1.1 response from the bytes of a connection as they arrive: the head (interim 1xx heads are
@@ -160,12 +151,12 @@ export class ResponseParser {
   private chunkState: "size" | "data" | "data-end" | "trailers" = "size";
   done = false;
   /** One answer per parser, filled anew by each push: a stream pushes thousands of chunks. */
-  private readonly out: Parsed = { head: undefined, body: [], done: false };
+  private readonly out: Parsed = { head: undefined, source: NO_BYTES, parts: [], done: false };
 
   push(chunk: Uint8Array): Parsed {
     const out = this.out;
     out.head = undefined;
-    out.body.length = 0;
+    out.parts.length = 0;
     out.done = false;
     let bytes = asBuffer(chunk);
     if (this.pending) {
@@ -190,8 +181,15 @@ export class ResponseParser {
         return out;
       }
     }
-    if (at < bytes.length) this.body(at === 0 ? bytes : bytes.subarray(at), out);
+    out.source = bytes;
+    if (at < bytes.length) this.body(bytes, at, out);
     return out;
+  }
+
+  /** Lets go of the last push's bytes (its answer is kept for the next push, and a stream's parser lives long). */
+  forgetBytes(): void {
+    this.out.parts.length = 0;
+    this.out.source = NO_BYTES;
   }
 
   /** The connection closed: completes a body framed by the close, or answers that the reply was cut short. */
@@ -201,29 +199,30 @@ export class ResponseParser {
     return false;
   }
 
-  private body(bytes: Buffer, out: Parsed): void {
+  /** The body's bytes in `bytes` from `at` on. */
+  private body(bytes: Buffer, at: number, out: Parsed): void {
     const framing = this.framing;
     if (this.done) throw new BadReplyError("the upstream sent bytes after its reply");
     if (framing.kind === "close") {
-      out.body.push(bytes);
+      out.parts.push(at, bytes.length);
       return;
     }
     if (framing.kind === "length") {
-      if (bytes.length > framing.left) throw new BadReplyError("the upstream sent more than its content-length");
-      out.body.push(bytes);
-      framing.left -= bytes.length;
+      const length = bytes.length - at;
+      if (length > framing.left) throw new BadReplyError("the upstream sent more than its content-length");
+      out.parts.push(at, bytes.length);
+      framing.left -= length;
       if (framing.left === 0) this.done = out.done = true;
       return;
     }
-    this.chunked(bytes, out);
+    this.chunked(bytes, at, out);
   }
 
-  private chunked(bytes: Buffer, out: Parsed): void {
-    let at = 0;
+  private chunked(bytes: Buffer, at: number, out: Parsed): void {
     while (at < bytes.length && !this.done) {
       if (this.chunkState === "data") {
         const take = Math.min(this.chunkLeft, bytes.length - at);
-        out.body.push(take === bytes.length ? bytes : partOf(bytes, at, at + take));
+        out.parts.push(at, at + take);
         at += take;
         this.chunkLeft -= take;
         if (this.chunkLeft === 0) this.chunkState = "data-end";
