@@ -18,6 +18,7 @@
  */
 import { parseArgs } from "node:util";
 import { httpRequest, percentiles } from "./fixed-rate";
+import { cpuMicros } from "./proc";
 import { callHeaders, chatBody, CHAT_PATH, type BenchCall } from "./relay-calls";
 
 const { values } = parseArgs({
@@ -95,11 +96,6 @@ let draining = false;
 let closing = false;
 let busy = 0;
 let allEnded = () => {};
-/** This process's CPU time so far, in µs. */
-const cpuMicros = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
 
 interface Slot {
   socket?: Bun.Socket<undefined>;
@@ -298,10 +294,10 @@ for (let i = 0; i < slots; i++) {
 let cpuAtStart = 0;
 setTimeout(() => {
   console.log("measuring");
-  cpuAtStart = cpuMicros();
+  cpuAtStart = cpuMicros(process.pid);
 }, windowStart - performance.now());
 await Bun.sleep(windowEnd - performance.now());
-const cpuInWindow = cpuMicros() - cpuAtStart;
+const cpuInWindow = cpuMicros(process.pid) - cpuAtStart;
 console.log("measured");
 const openAtEnd = busy;
 draining = true;
