@@ -54,19 +54,46 @@ export function sampleRss(pid: number, everyMs: number): { stop(): number[] } {
   };
 }
 
-/** utime + stime per thread name of the process (threads of one name summed), in µs. */
-export function cpuMicrosByThread(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
+/** One thread's CPU so far, µs: in the program (user) and in the kernel on its behalf (sys). */
+export interface ThreadTime {
+  name: string;
+  main: boolean;
+  user: number;
+  sys: number;
+}
+
+/** Every thread of the process: its name (a trailing number as `#`), whether it is the main thread, its CPU. */
+export function threadTimes(pid: number): ThreadTime[] {
+  const threads: ThreadTime[] = [];
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim().replace(/\d+$/, "#");
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS;
-      byName.set(name, (byName.get(name) ?? 0) + micros);
+      const micros = (ticks: string | undefined) => (Number(ticks) * 1_000_000) / CLOCK_TICKS;
+      threads.push({ name, main: tid === String(pid), user: micros(fields[11]), sys: micros(fields[12]) });
     } catch {}
   }
+  return threads;
+}
+
+/** utime + stime per thread name of the process (threads of one name summed), in µs. */
+export function cpuMicrosByThread(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const t of threadTimes(pid)) byName.set(t.name, (byName.get(t.name) ?? 0) + t.user + t.sys);
   return byName;
+}
+
+/** The main thread's CPU in the program and in the kernel, and every other thread's together, µs. */
+export function cpuSplit(pid: number): { mainUser: number; mainSys: number; others: number } {
+  const split = { mainUser: 0, mainSys: 0, others: 0 };
+  for (const t of threadTimes(pid)) {
+    if (t.main) {
+      split.mainUser += t.user;
+      split.mainSys += t.sys;
+    } else split.others += t.user + t.sys;
+  }
+  return split;
 }
 
 /** The main thread's context switches so far: voluntary (it waited) and not (it was preempted). */

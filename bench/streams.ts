@@ -6,13 +6,18 @@
  * medians of the rounds and the ratios are taken within a round.
  * Then the same with non-stream calls the fake answers after 10 s.
  *
+ * The window opens after each slot has run --settle-calls whole calls (streams; default 2): by then every call's
+ * path has run a thousand times or more at N 500 and the engine has compiled it as it will stay, where a window
+ * opened before any call had ended measured the compiler's work and the code's slower first tiers.
+ *
  * Per N, over the client's whole run: the calls started, and how each ended. After the window the client drains: it
  * starts no new call and waits for every call it started to end, completed (status 200, all its chunks and [DONE])
  * or failed (another status, a connection closed mid-call, a truncated stream), up to a bound of two calls' length
  * plus every open call's remaining chunks at 10 000 a second (a third of what the fake's and client's core was seen
  * to deliver); a call still open then is stalled. The drain's chunks are only counted, not timed, and the server is
  * not measured through it. From the window alone: the chunks (non-stream: calls) relayed per second, the server's
- * CPU per relayed chunk (per call for non-stream) from /proc, the added inter-chunk gap p50/p99 (the client's gap
+ * CPU per relayed chunk (per call for non-stream) from /proc (and split: the main thread's user and kernel time, the
+ * other threads'), the added inter-chunk gap p50/p99 (the client's gap
  * less the fake's), the first byte's delay over the fake's wait, the RSS at the plateau and per open call over the
  * process's idle RSS (after a short warm-up, whose calls are cut at its end), and the fake's and client's CPU per
  * chunk (their core, shared, is the limit past N ≈ 1 000, where they deliver fewer chunks a second than asked).
@@ -20,7 +25,8 @@
  * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
  *
  *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
- *                        [--measure-s 8] [--no-plain] [--no-portkey] [--prompt-kb 0] [--source] [--binary dist/tollgate ...]
+ *                        [--measure-s 8] [--settle-calls 2] [--no-plain] [--no-portkey] [--prompt-kb 0] [--source]
+ *                        [--binary dist/tollgate ...]
  *
  * Default: N = 500 and 2 000, one round (six to seven minutes with Portkey, the drains included); --full: N = 500,
  * 2 000, 5 000, 9 000, three rounds.
@@ -31,7 +37,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { portkeyScript, startPortkey } from "./portkey";
-import { cpuMicros, rssBytes, sampleRss } from "./proc";
+import { cpuMicros, cpuSplit, rssBytes, sampleRss } from "./proc";
 import { fmt, load, provision, table, type Target } from "./relay";
 import { freePort, median, ROOT, startGateway, untilAnswering } from "./support";
 
@@ -53,6 +59,8 @@ export interface StreamsOptions {
   chunks: number;
   intervalMs: number;
   measureMs: number;
+  /** Streams: whole calls' lengths each slot runs before the window opens, so that it opens on a steady state. */
+  settleCalls: number;
   plain: boolean;
   source: boolean;
   /** The size of each call's prompt in KiB (0: a two-letter prompt). */
@@ -86,6 +94,10 @@ interface ClientFigures {
 
 interface Run extends ClientFigures {
   cpuPerUnitMicros: number;
+  /** The same CPU split: the main thread's in the program and in the kernel, the other threads' (JIT, GC, allocator). */
+  mainUserPerUnitMicros: number;
+  mainSysPerUnitMicros: number;
+  othersPerUnitMicros: number;
   /** The fake's and the client's CPU (their shared core) per chunk (non-stream: call) in the window. */
   loadCpuPerUnitMicros: number;
   /** Chunks (non-stream: calls) the client received per second in the window. */
@@ -158,6 +170,8 @@ async function drive(target: Target, fakePid: number, n: number, shape: Shape, m
   const client = spawn({ cmd: pinned(CLIENT_CPU, ["bun", script, ...args]), stdout: "pipe", stderr: "inherit" });
   let cpuBefore = 0;
   let cpuAfter = 0;
+  let splitBefore = { mainUser: 0, mainSys: 0, others: 0 };
+  let splitAfter = splitBefore;
   let fakeCpu = 0;
   let rss: { stop(): number[] } | undefined;
   let samples: number[] = [];
@@ -172,10 +186,12 @@ async function drive(target: Target, fakePid: number, n: number, shape: Shape, m
       pending = pending.slice(nl + 1);
       if (line === "measuring") {
         cpuBefore = cpuMicros(target.pid);
+        splitBefore = cpuSplit(target.pid);
         fakeCpu = cpuMicros(fakePid);
         if (measure) rss = sampleRss(target.pid, 500);
       } else if (line === "measured") {
         cpuAfter = cpuMicros(target.pid);
+        splitAfter = cpuSplit(target.pid);
         fakeCpu = cpuMicros(fakePid) - fakeCpu;
         samples = rss?.stop() ?? [];
       } else if (line) last = line;
@@ -188,6 +204,9 @@ async function drive(target: Target, fakePid: number, n: number, shape: Shape, m
   return {
     ...figures,
     cpuPerUnitMicros: (cpuAfter - cpuBefore) / units,
+    mainUserPerUnitMicros: (splitAfter.mainUser - splitBefore.mainUser) / units,
+    mainSysPerUnitMicros: (splitAfter.mainSys - splitBefore.mainSys) / units,
+    othersPerUnitMicros: (splitAfter.others - splitBefore.others) / units,
     loadCpuPerUnitMicros: (fakeCpu + figures.cpuInWindow) / units,
     unitsPerSecond: units / (shape.measureMs / 1000),
     idleRss,
@@ -242,7 +261,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       shape: {
         stream: true,
         rampMs: options.firstMs,
-        warmMs: options.firstMs + 1000,
+        warmMs: options.firstMs + 1000 + options.settleCalls * (options.firstMs + options.chunks * options.intervalMs),
         measureMs: options.measureMs,
         waitMs: options.firstMs,
         callMs: options.firstMs + options.chunks * options.intervalMs,
@@ -340,6 +359,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         "stalled",
         `${unit}s/s`,
         perUnit,
+        "main user / sys, other threads",
         shape.stream ? "added gap p50 ms" : "added latency p50 ms",
         "p99 ms",
         ...(shape.stream ? ["added TTFB p50 ms", "p99 ms"] : []),
@@ -360,6 +380,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
             String(r.stalled),
             fmt(r.unitsPerSecond, 0),
             fmt(r.cpuPerUnitMicros, 1),
+            [r.mainUserPerUnitMicros, r.mainSysPerUnitMicros, r.othersPerUnitMicros].map((v) => fmt(v, 1)).join(" / "),
             fmt(shape.stream ? r.gapP50 : r.firstP50, 2),
             fmt(shape.stream ? r.gapP99 : r.firstP99, 2),
             ...(shape.stream ? [fmt(r.firstP50, 2), fmt(r.firstP99, 2)] : []),
@@ -397,8 +418,32 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       const portkeyRuns = entry.get(PORTKEY);
       if (portkeyRuns) console.log(portkeyLine(n, shape.stream, portkeyRuns, forwarder));
     }
+    for (const line of slopeLines(results, builds)) console.log(line);
   }
   console.log(`  open streams section took ${fmt((performance.now() - began) / 1000, 0)} s`);
+}
+
+/**
+ * What each further open call costs, between each two N of the ladder: the growth of the RSS over idle from one
+ * plateau to the next, over the calls added. The figure per N also carries what grows once with any load (compiled
+ * code, the heap's first blocks, caches), which weighs most at the smallest N.
+ */
+function slopeLines(results: Map<number, Map<string, Run[]>>, builds: { name: string }[]): string[] {
+  const ladder = [...results.keys()];
+  const grown = (n: number, key: string) => medians(results.get(n)!.get(key)!).rssPerOpen * n;
+  const lines: string[] = [];
+  for (let i = 1; i < ladder.length; i++) {
+    const [a, b] = [ladder[i - 1]!, ladder[i]!];
+    const slope = (key: string) => (grown(b, key) - grown(a, key)) / (b - a) / KiB;
+    const f = slope("forwarder");
+    const bound = 1.5 * f + 4000 / KiB;
+    for (const { name } of builds)
+      lines.push(
+        `  RSS per further open call, N ${a} → ${b}${builds.length > 1 ? ` ${name}` : ""}: ${fmt(slope(name), 1)} / ` +
+          `${fmt(f, 1)} KiB [target <= ${fmt(bound, 1)} KiB]`,
+      );
+  }
+  return lines;
 }
 
 /** A target's first failed and first stalled call over its rounds, when there was one. */
@@ -445,6 +490,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
       chunks: { type: "string" },
       "interval-ms": { type: "string" },
       "measure-s": { type: "string" },
+      "settle-calls": { type: "string" },
       "no-plain": { type: "boolean" },
       "no-portkey": { type: "boolean" },
       "prompt-kb": { type: "string" },
@@ -460,6 +506,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
     chunks: Number(str(values.chunks) ?? 100),
     intervalMs: Number(str(values["interval-ms"]) ?? 20),
     measureMs: Number(str(values["measure-s"]) ?? 8) * 1000,
+    settleCalls: Number(str(values["settle-calls"]) ?? 2),
     plain: !values["no-plain"],
     promptKb: Number(str(values["prompt-kb"]) ?? 0),
     source: Boolean(values.source),
