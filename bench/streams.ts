@@ -28,7 +28,7 @@
  *                        [--measure-s 8] [--settle-calls 2] [--no-plain] [--no-portkey] [--prompt-kb 0] [--source]
  *                        [--binary dist/tollgate ...]
  *
- * Default: N = 500 and 2 000, one round (six to seven minutes with Portkey, the drains included); --full: N = 500,
+ * Default: N = 500 and 2 000, one round (seven to eight minutes with Portkey, the drains included); --full: N = 500,
  * 2 000, 5 000, 9 000, three rounds.
  * Several --binary builds are measured in turn after the forwarder, each N and round: an A/B comparison in one run.
  */
