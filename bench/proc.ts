@@ -84,16 +84,10 @@ export function cpuMicrosByThread(pid: number): Map<string, number> {
   return byName;
 }
 
-/** The main thread's CPU in the program and in the kernel, and every other thread's together, µs. */
-export function cpuSplit(pid: number): { mainUser: number; mainSys: number; others: number } {
-  const split = { mainUser: 0, mainSys: 0, others: 0 };
-  for (const t of threadTimes(pid)) {
-    if (t.main) {
-      split.mainUser += t.user;
-      split.mainSys += t.sys;
-    } else split.others += t.user + t.sys;
-  }
-  return split;
+/** The main thread's CPU so far, µs: in the program (user) and in the kernel on its behalf (sys). */
+export function mainThreadTimes(pid: number): { user: number; sys: number } {
+  const main = threadTimes(pid).find((t) => t.main);
+  return { user: main?.user ?? 0, sys: main?.sys ?? 0 };
 }
 
 /** The main thread's context switches so far: voluntary (it waited) and not (it was preempted). */

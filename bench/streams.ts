@@ -37,7 +37,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { portkeyScript, startPortkey } from "./portkey";
-import { cpuMicros, cpuSplit, rssBytes, sampleRss } from "./proc";
+import { cpuMicros, mainThreadTimes, rssBytes, sampleRss } from "./proc";
 import { fmt, load, provision, table, type Target } from "./relay";
 import { freePort, median, ROOT, startGateway, untilAnswering } from "./support";
 
@@ -170,8 +170,8 @@ async function drive(target: Target, fakePid: number, n: number, shape: Shape, m
   const client = spawn({ cmd: pinned(CLIENT_CPU, ["bun", script, ...args]), stdout: "pipe", stderr: "inherit" });
   let cpuBefore = 0;
   let cpuAfter = 0;
-  let splitBefore = { mainUser: 0, mainSys: 0, others: 0 };
-  let splitAfter = splitBefore;
+  let mainBefore = { user: 0, sys: 0 };
+  let mainAfter = mainBefore;
   let fakeCpu = 0;
   let rss: { stop(): number[] } | undefined;
   let samples: number[] = [];
@@ -186,12 +186,12 @@ async function drive(target: Target, fakePid: number, n: number, shape: Shape, m
       pending = pending.slice(nl + 1);
       if (line === "measuring") {
         cpuBefore = cpuMicros(target.pid);
-        splitBefore = cpuSplit(target.pid);
+        mainBefore = mainThreadTimes(target.pid);
         fakeCpu = cpuMicros(fakePid);
         if (measure) rss = sampleRss(target.pid, 500);
       } else if (line === "measured") {
         cpuAfter = cpuMicros(target.pid);
-        splitAfter = cpuSplit(target.pid);
+        mainAfter = mainThreadTimes(target.pid);
         fakeCpu = cpuMicros(fakePid) - fakeCpu;
         samples = rss?.stop() ?? [];
       } else if (line) last = line;
@@ -204,9 +204,11 @@ async function drive(target: Target, fakePid: number, n: number, shape: Shape, m
   return {
     ...figures,
     cpuPerUnitMicros: (cpuAfter - cpuBefore) / units,
-    mainUserPerUnitMicros: (splitAfter.mainUser - splitBefore.mainUser) / units,
-    mainSysPerUnitMicros: (splitAfter.mainSys - splitBefore.mainSys) / units,
-    othersPerUnitMicros: (splitAfter.others - splitBefore.others) / units,
+    mainUserPerUnitMicros: (mainAfter.user - mainBefore.user) / units,
+    mainSysPerUnitMicros: (mainAfter.sys - mainBefore.sys) / units,
+    // The process's figure less the main thread's: threads that ended in the window count too.
+    othersPerUnitMicros:
+      (cpuAfter - cpuBefore - (mainAfter.user - mainBefore.user) - (mainAfter.sys - mainBefore.sys)) / units,
     loadCpuPerUnitMicros: (fakeCpu + figures.cpuInWindow) / units,
     unitsPerSecond: units / (shape.measureMs / 1000),
     idleRss,
