@@ -94,7 +94,7 @@ interface ClientFigures {
 
 interface Run extends ClientFigures {
   cpuPerUnitMicros: number;
-  /** The same CPU split: the main thread's in the program and in the kernel, the other threads' (compiler, allocator, fetch). */
+  /** The same CPU split: the main thread's in the program and in the kernel; the other threads' (compiler, fetch). */
   mainUserPerUnitMicros: number;
   mainSysPerUnitMicros: number;
   othersPerUnitMicros: number;
