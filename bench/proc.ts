@@ -9,23 +9,30 @@ export const CLOCK_TICKS = (() => {
   return Number(out) || 100;
 })();
 
-/** The fields of /proc/<pid>/stat from field 3 on (the command name, field 2, may contain spaces). */
-const statFields = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+/**
+ * The fields of a stat file (/proc/<pid>/stat, or a thread's /proc/<pid>/task/<tid>/stat) from field 3 on (the
+ * command name, field 2, may contain spaces).
+ */
+const statFields = (path: string) => {
+  const stat = readFileSync(path, "utf8");
   return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 };
 
+/** Clock ticks in µs. */
+const micros = (ticks: string | undefined) => (Number(ticks) * 1_000_000) / CLOCK_TICKS;
+
+/** The CPU in a stat file's fields, µs: in the program (utime) and in the kernel on its behalf (stime). */
+const timesOf = (fields: string[]) => ({ user: micros(fields[11]), sys: micros(fields[12]) });
+
 /** utime + stime of every thread of the process, in µs. */
 export function cpuMicros(pid: number): number {
-  const fields = statFields(pid);
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return ((utime + stime) * 1_000_000) / CLOCK_TICKS;
+  const { user, sys } = timesOf(statFields(`/proc/${pid}/stat`));
+  return user + sys;
 }
 
 /** Minor page faults of the process so far (memory the kernel had to map again, e.g. after the allocator gave it back). */
 export function minorFaults(pid: number): number {
-  return Number(statFields(pid)[7]);
+  return Number(statFields(`/proc/${pid}/stat`)[7]);
 }
 
 /** VmRSS of the process, in bytes. */
@@ -68,10 +75,7 @@ export function threadTimes(pid: number): ThreadTime[] {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim().replace(/\d+$/, "#");
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const micros = (ticks: string | undefined) => (Number(ticks) * 1_000_000) / CLOCK_TICKS;
-      threads.push({ name, main: tid === String(pid), user: micros(fields[11]), sys: micros(fields[12]) });
+      threads.push({ name, main: tid === String(pid), ...timesOf(statFields(`/proc/${pid}/task/${tid}/stat`)) });
     } catch {}
   }
   return threads;
@@ -86,8 +90,7 @@ export function cpuMicrosByThread(pid: number): Map<string, number> {
 
 /** The main thread's CPU so far, µs: in the program (user) and in the kernel on its behalf (sys). */
 export function mainThreadTimes(pid: number): { user: number; sys: number } {
-  const main = threadTimes(pid).find((t) => t.main);
-  return { user: main?.user ?? 0, sys: main?.sys ?? 0 };
+  return timesOf(statFields(`/proc/${pid}/task/${pid}/stat`));
 }
 
 /** The main thread's context switches so far: voluntary (it waited) and not (it was preempted). */

@@ -248,6 +248,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       `fd limit ${FD_LIMIT} (prlimit); Tollgate: ${builds.map((b) => b.name).join(", ")}; ${portkeyNote}`,
   );
   console.log(`  load average at start: ${load()}`);
+  const streamCallMs = options.firstMs + options.chunks * options.intervalMs;
   const shapes: { name: string; shape: Shape; fakeArgs: string[]; unit: string }[] = [
     {
       name: `streams: first token after ${options.firstMs} ms, then ${options.chunks} chunks ${options.intervalMs} ms apart`,
@@ -263,10 +264,10 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       shape: {
         stream: true,
         rampMs: options.firstMs,
-        warmMs: options.firstMs + 1000 + options.settleCalls * (options.firstMs + options.chunks * options.intervalMs),
+        warmMs: options.firstMs + 1000 + options.settleCalls * streamCallMs,
         measureMs: options.measureMs,
         waitMs: options.firstMs,
-        callMs: options.firstMs + options.chunks * options.intervalMs,
+        callMs: streamCallMs,
         promptKb: options.promptKb,
         chunks: options.chunks,
       },
