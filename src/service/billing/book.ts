@@ -42,20 +42,22 @@ export interface Reservation {
 /**
  * Balances held in memory so a relayed call never waits on the database: reserve before the upstream call,
  * settle (or release) after it, and a writer flushes settled charges with their log rows in one transaction
- * every `flushMs`. Reloads of changed balances run in the same serial queue as flushes, so a value read
- * from the database is never counted twice. With a journal place, each settled charge is also appended to a
- * journal file at once (JournalSet), so a process that dies between flushes loses nothing: the next start replays
- * it. Where instances share balances (through Redis), each also counts the charges the others have settled and not
- * yet written (RemoteCharges), from when they announce them until the database has them. What makes a balance spent
- * once across instances is the lease (BalanceLeases): a reservation must also fit in this instance's lease, which
- * the database grants atomically.
+ * `flushMs` after the first of them settled. Reloads of changed balances run in the same serial queue as flushes,
+ * so a value read from the database is never counted twice. With a journal place, each settled charge is also
+ * appended to a journal file at once (JournalSet), so a process that dies between flushes loses nothing: the next
+ * start replays it. Where instances share balances (through Redis), each also counts the charges the others have
+ * settled and not yet written (RemoteCharges), from when they announce them until the database has them. What makes
+ * a balance spent once across instances is the lease (BalanceLeases): a reservation must also fit in this instance's
+ * lease, which the database grants atomically.
  */
 export class BalanceBook {
   private readonly users = new Map<number, Account>();
   private readonly tokens = new Map<number, Account>();
   private queue: Queued[] = [];
   private readonly serial = new SerialQueue();
-  private readonly timer: Timer;
+  /** The next flush, armed when a charge is queued: an idle book wakes nobody (it was 20 wake-ups a second). */
+  private timer: Timer | undefined;
+  private closing = false;
   private readonly unsubscribe: (() => void)[];
   /** With a journal place: the journals settled charges are written to until the database has them. */
   private readonly journals?: JournalSet;
@@ -74,8 +76,6 @@ export class BalanceBook {
     private readonly flushMs = 50,
     journalPlace?: JournalPlace,
   ) {
-    this.timer = setInterval(() => void this.flush().catch(() => {}), flushMs);
-    this.timer.unref();
     if (journalPlace) this.journals = new JournalSet(db, this.serial, changes, journalPlace);
     this.leases = new BalanceLeases(db, this.serial, changes, { users: this.users, tokens: this.tokens });
     this.unsubscribe = [
@@ -285,6 +285,21 @@ export class BalanceBook {
    */
   private enqueue(charge: Charge): void {
     this.queue.push({ charge, end: this.journals?.append(charge) });
+    this.flushSoon();
+  }
+
+  /** Flushes `flushMs` after the first charge of a batch was queued; again after a flush that left charges queued. */
+  private flushSoon(): void {
+    if (this.timer || this.closing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush()
+        .catch(() => {})
+        .then(() => {
+          if (this.queue.length > 0) this.flushSoon();
+        });
+    }, this.flushMs);
+    this.timer.unref();
   }
 
   /**
@@ -409,7 +424,8 @@ export class BalanceBook {
 
   /** Stops the timer, writes everything still queued and gives the leases back. */
   async close(): Promise<void> {
-    clearInterval(this.timer);
+    this.closing = true;
+    clearTimeout(this.timer);
     this.refreshes.close();
     await this.journals?.stopRecovering();
     for (const off of this.unsubscribe) off();
