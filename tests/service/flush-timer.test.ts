@@ -54,6 +54,20 @@ test("an idle book does not wake to flush; a queued charge is written once, soon
   expect(flushes()).toBe(1);
 });
 
+test("under a steady stream of charges a flush starts at most every flushMs", async () => {
+  const { book, flushes } = newBook();
+  const began = performance.now();
+  let recorded = 0;
+  while (performance.now() - began < FLUSH_MS * 10) {
+    book.record(row("steady"));
+    recorded++;
+    await Bun.sleep(1);
+  }
+  await waitFor(async () => (await logCount("steady")) === recorded, 2_000);
+  expect(recorded).toBeGreaterThan(20);
+  expect(flushes()).toBeLessThanOrEqual(Math.ceil((performance.now() - began) / FLUSH_MS) + 1);
+});
+
 test("a flush that fails is tried again until the charges are written", async () => {
   const { book, flushes } = newBook();
   await sql`alter table logs rename to logs_away`.execute(db().k);
