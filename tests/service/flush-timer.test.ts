@@ -2,6 +2,7 @@ import { afterEach, expect, spyOn, test } from "bun:test";
 import { sql } from "kysely";
 import { BalanceBook } from "../../src/service/billing/book";
 import { ChangeBus } from "../../src/service/changes";
+import { waitFor } from "../relay/support";
 import { useMigratedDatabase } from "../support/migrated-database";
 
 const db = useMigratedDatabase("sqlite");
@@ -29,15 +30,6 @@ const logCount = async (content: string) =>
         .executeTakeFirstOrThrow()
     ).n,
   );
-
-/** Polls until `done` holds; fails the test past `boundMs` (the bound proves nothing stalled; it times nothing). */
-async function waitFor(done: () => boolean | Promise<boolean>, boundMs: number): Promise<void> {
-  const until = Date.now() + boundMs;
-  while (!(await done())) {
-    if (Date.now() > until) throw new Error(`not done within ${boundMs} ms`);
-    await Bun.sleep(5);
-  }
-}
 
 const row = (content: string) => ({ user_id: 1, created_at: 1_795_000_000, type: 5, content, quota: 0 });
 
@@ -74,7 +66,7 @@ test("a flush that fails is tried again until the charges are written", async ()
   const error = spyOn(console, "error").mockImplementation(() => {});
   try {
     book.record(row("after-failure"));
-    await waitFor(() => flushes() >= 2, 2_000);
+    await waitFor(async () => flushes() >= 2, 2_000);
     expect(error.mock.calls.some((call) => String(call[0]).includes("flush failed, will retry"))).toBe(true);
   } finally {
     await sql`alter table logs_away rename to logs`.execute(db().k);

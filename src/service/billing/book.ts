@@ -9,6 +9,7 @@ import { InsufficientQuotaError } from "./insufficient";
 import { JournalSet } from "./journal-set";
 import { BalanceLeases } from "./leases";
 import { PendingRefreshes } from "./refreshes";
+import { ArmedTimer } from "../../shared/armed-timer";
 import { RemoteCharges, type Side } from "./remote-charges";
 import { SerialQueue } from "./serial";
 
@@ -56,10 +57,9 @@ export class BalanceBook {
   private queue: Queued[] = [];
   private readonly serial = new SerialQueue();
   /** The next flush, armed when a charge is queued: an idle book wakes nobody (it was 20 wake-ups a second). */
-  private timer: Timer | undefined;
+  private readonly flushTimer = new ArmedTimer(() => this.timedFlush());
   /** When the timer last started a flush (performance.now()). */
   private lastTimedFlush = Number.NEGATIVE_INFINITY;
-  private closing = false;
   private readonly unsubscribe: (() => void)[];
   /** With a journal place: the journals settled charges are written to until the database has them. */
   private readonly journals?: JournalSet;
@@ -296,18 +296,16 @@ export class BalanceBook {
    * longer); at the next turn when the last one is older. Armed again after a flush that left charges queued.
    */
   private flushSoon(): void {
-    if (this.timer || this.closing) return;
-    const wait = Math.max(0, this.lastTimedFlush + this.flushMs - performance.now());
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.lastTimedFlush = performance.now();
-      void this.flush()
-        .catch(() => {})
-        .then(() => {
-          if (this.queue.length > 0) this.flushSoon();
-        });
-    }, wait);
-    this.timer.unref();
+    this.flushTimer.arm(this.lastTimedFlush + this.flushMs - performance.now());
+  }
+
+  private timedFlush(): void {
+    this.lastTimedFlush = performance.now();
+    void this.flush()
+      .catch(() => {})
+      .then(() => {
+        if (this.queue.length > 0) this.flushSoon();
+      });
   }
 
   /**
@@ -432,8 +430,7 @@ export class BalanceBook {
 
   /** Stops the timer, writes everything still queued and gives the leases back. */
   async close(): Promise<void> {
-    this.closing = true;
-    clearTimeout(this.timer);
+    this.flushTimer.stop();
     this.refreshes.close();
     await this.journals?.stopRecovering();
     for (const off of this.unsubscribe) off();

@@ -1,3 +1,4 @@
+import { ArmedTimer } from "../../shared/armed-timer";
 import type { Side } from "./remote-charges";
 
 /**
@@ -7,7 +8,11 @@ import type { Side } from "./remote-charges";
  */
 export class PendingRefreshes {
   private wanted: Record<Side, Set<number>> = { users: new Set(), tokens: new Set() };
-  private timer: Timer | undefined;
+  private readonly timer = new ArmedTimer(() => {
+    const wanted = this.wanted;
+    this.wanted = { users: new Set(), tokens: new Set() };
+    void this.run(wanted).catch(() => {});
+  });
 
   constructor(
     private readonly run: (wanted: Record<Side, Set<number>>) => Promise<void>,
@@ -16,18 +21,10 @@ export class PendingRefreshes {
 
   ask(side: Side, ids: Iterable<number>): void {
     for (const id of ids) this.wanted[side].add(id);
-    if (this.timer || this.wanted.users.size + this.wanted.tokens.size === 0) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      const wanted = this.wanted;
-      this.wanted = { users: new Set(), tokens: new Set() };
-      void this.run(wanted).catch(() => {});
-    }, this.windowMs);
-    this.timer.unref();
+    if (this.wanted.users.size + this.wanted.tokens.size > 0) this.timer.arm(this.windowMs);
   }
 
   close(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.timer.stop();
   }
 }

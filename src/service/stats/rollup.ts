@@ -1,5 +1,6 @@
 import { inTransaction, type Exec } from "../../db/exec";
 import { addToBuckets, type QuotaBucket } from "../../db/queries/quota-data";
+import { ArmedTimer } from "../../shared/armed-timer";
 import { SerialQueue } from "../billing/serial";
 import { nowSeconds } from "../time";
 
@@ -27,7 +28,9 @@ export const hourOf = (at: number): number => Math.floor(at / HOUR) * HOUR;
  */
 export class QuotaRollup {
   private buckets = new Map<string, QuotaBucket>();
-  private timer: Timer | null = null;
+  /** Armed by the first call since the last flush; a failed flush is tried again after the same wait. */
+  private readonly timer = new ArmedTimer(() => void this.flush().catch(() => this.timer.arm(this.waitMs)));
+  private waitMs = 0;
   private readonly serial = new SerialQueue();
   /** The clock that picks the hour; tests move it. */
   now: () => number = nowSeconds;
@@ -50,16 +53,8 @@ export class QuotaRollup {
         quota: c.quota,
         token_used: c.tokens,
       });
-    this.arm(flushAfterMs);
-  }
-
-  private arm(ms: number): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.flush().catch(() => this.arm(ms));
-    }, ms);
-    this.timer.unref();
+    this.waitMs = flushAfterMs;
+    this.timer.arm(flushAfterMs);
   }
 
   /** Writes every bucket now; on failure they are kept (merged with newer ones) for the next attempt. */
@@ -85,8 +80,7 @@ export class QuotaRollup {
 
   /** Stops the timer and writes everything still held. */
   async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.stop();
     for (let attempt = 0; attempt < 5 && this.buckets.size > 0; attempt++) {
       await this.flush().catch(() => Bun.sleep(100));
     }
