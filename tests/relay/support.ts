@@ -162,12 +162,4 @@ export async function postStream(
   });
 }
 
-/** Polls `check` every 20 ms until it holds; throws after `ms`. */
-export async function waitFor(check: () => Promise<boolean>, ms = 5000) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await Bun.sleep(20);
-  }
-  throw new Error("condition not met in time");
-}
+export { waitFor } from "../support/wait-for";

@@ -2,7 +2,7 @@ import { afterEach, expect, spyOn, test } from "bun:test";
 import { sql } from "kysely";
 import { BalanceBook } from "../../src/service/billing/book";
 import { ChangeBus } from "../../src/service/changes";
-import { waitFor } from "../relay/support";
+import { waitFor } from "../support/wait-for";
 import { useMigratedDatabase } from "../support/migrated-database";
 
 const db = useMigratedDatabase("sqlite");
