@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../src/service/context";
 import { keyedHash } from "../../src/service/crypto";
 import { redisChannel, redisDatabaseIndex, redisPrefix } from "../../src/service/redis/namespace";
 import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from "../support/databases";
+import { SHARED_SECRET } from "../support/instances";
 import { openTestContext } from "../support/server";
 
 /** Resolves true once `topic` is delivered on `ctx`, false after `ms`. */
@@ -42,8 +43,10 @@ describe("instances sharing one Redis", () => {
   let database: TestDatabase;
   let other: TestDatabase;
   const opened: ServiceContext[] = [];
+  // Instances of one deployment share its secret key: two opened at once on a fresh database, each with a key file of
+  // its own, raced, and the one that found the other's key check refused to start.
   const open = async (over: TestDatabase, env: Record<string, string>) => {
-    const ctx = await openTestContext(over, env);
+    const ctx = await openTestContext(over, { SESSION_SECRET: SHARED_SECRET, ...env });
     opened.push(ctx);
     return ctx;
   };
