@@ -24,8 +24,11 @@ export class DbSessionStore implements SessionStore {
 
   async create(userId: number): Promise<string> {
     const raw = randomAlphanumeric(43);
-    const now = nowSeconds();
-    await insertSession(this.db, keyedHash(this.secret, raw), userId, now, now + this.ttlSeconds);
+    const now = Date.now() / 1000;
+    // Expiry is kept in whole seconds and read against the clock's whole second: rounded up, a session lives its whole
+    // TTL (rounded down, one made at a second's end would lose most of that second).
+    const expiresAt = Math.ceil(now) + this.ttlSeconds;
+    await insertSession(this.db, keyedHash(this.secret, raw), userId, Math.floor(now), expiresAt);
     return raw;
   }
 

@@ -1,11 +1,11 @@
 import { keyedHash } from "../crypto";
 import type { RedisLink } from "../redis/connection";
-import { nowSeconds } from "../time";
 import type { DbSessionStore } from "./db-store";
 import type { SessionStore } from "./store";
 
 /** Longest a session stays cached in Redis: bounds how long a revocation Redis missed (it was down) can go unseen. */
 const CACHE_SECONDS = 60;
+const CACHE_MS = CACHE_SECONDS * 1000;
 
 /**
  * Sessions kept in the database (the record) and cached in Redis, shared by every instance. A lookup asks
@@ -32,18 +32,18 @@ export class RedisSessionStore implements SessionStore {
     const cached = await this.redis.call((client) => client.get(this.sessionKey(hash)), "a session").catch(() => null);
     if (cached !== null) return Number(cached);
     const found = await this.record.find(hash);
-    if (found) await this.remember(hash, found.userId, Math.min(CACHE_SECONDS, found.expiresAt - nowSeconds()));
+    if (found) await this.remember(hash, found.userId, Math.min(CACHE_MS, found.expiresAt * 1000 - Date.now()));
     return found?.userId;
   }
 
   /** Caches a session; listed under its user first, so a revocation of all the user's sessions finds it. */
-  private async remember(hash: string, userId: number, seconds: number): Promise<void> {
-    if (seconds <= 0) return;
+  private async remember(hash: string, userId: number, ms: number): Promise<void> {
+    if (ms <= 0) return;
     await this.redis
       .call(async (client) => {
         await client.sadd(this.userKey(userId), hash);
         await client.expire(this.userKey(userId), CACHE_SECONDS);
-        await client.send("SET", [this.sessionKey(hash), String(userId), "EX", String(seconds)]);
+        await client.send("SET", [this.sessionKey(hash), String(userId), "PX", String(ms)]);
       }, "caching a session")
       .catch(() => {});
   }
