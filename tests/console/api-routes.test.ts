@@ -29,6 +29,7 @@ const PROVIDERS = ["github", "linuxdo", "oidc"];
  */
 function concretePaths(literal: string): string[] {
   const path = literal.replace(/\$\{query\(.*$/, "");
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the console's source text, matched as text
   if (path.includes("${provider}")) return PROVIDERS.flatMap((p) => concretePaths(path.replaceAll("${provider}", p)));
   const choice = /\$\{[^{}]*\?\s*"([^"]*)"\s*:\s*"([^"]*)"\s*\}/.exec(path);
   if (choice) {
