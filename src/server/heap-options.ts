@@ -6,7 +6,7 @@
  * triggered when less than 14 % of the heap is left (the engine's default, a third, makes every eden collection a
  * full one at that growth). A stream's objects live as long as the call, so they outlive the eden collections and
  * wait for a full one: with a tenth, 500 open streams held ~40 KiB of RSS each (the forwarder ~16); with 14 %, ~28,
- * for more frequent full collections (each stops the program 11–18 ms at that N).
+ * for more frequent full collections (each stops the program 11–31 ms at that N).
  *
  * The collections stop the program instead of marking beside it: on the one core a server is given, the marking
  * thread only takes turns with the program, and the program's stops alone came to about twice those of one

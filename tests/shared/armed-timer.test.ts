@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { ArmedTimer } from "../../src/shared/armed-timer";
+import { waitFor } from "../support/wait-for";
 
 test("arming an armed timer changes nothing: it fires once, at the first arming's time", async () => {
   let fired = 0;
@@ -7,10 +8,11 @@ test("arming an armed timer changes nothing: it fires once, at the first arming'
   timer.arm(10);
   timer.arm(0);
   timer.arm(10);
+  await waitFor(async () => fired > 0);
   await Bun.sleep(50);
   expect(fired).toBe(1);
   timer.arm(-5); // a wait already past fires at the next turn
-  await Bun.sleep(20);
+  await waitFor(async () => fired > 1);
   expect(fired).toBe(2);
 });
 
