@@ -12,19 +12,23 @@ import { PendingRefreshes } from "./refreshes";
 import { ArmedTimer } from "../../shared/armed-timer";
 import { RemoteCharges, type Side } from "./remote-charges";
 import { SerialQueue } from "./serial";
+import { SliceSizer } from "./slice-sizer";
 
 /** How often at most a balance that other instances keep writing is re-read here. */
 const REFRESH_WINDOW_MS = 200;
 
 /**
- * Charges per transaction of a flush on SQLite; a larger batch is written in slices, other work running between
- * them. There a flush runs synchronously, ~60 µs a charge with its log row: thousands of calls ending together (a
- * wave of streams, or the backlog of a pause) held every open stream for over 100 ms in one transaction. A server
- * database's flush waits on the network, so it stays one transaction: slices there only multiplied the
- * transactions on the hot balance rows that several instances share (3 instances' CPU per call 1.17–1.35× one
- * → 1.42–1.64× in one run).
+ * About how long one transaction of a flush on SQLite may take; a larger batch is written in slices sized to it
+ * (SliceSizer), other work running between them. There a flush runs synchronously: thousands of calls ending
+ * together (a wave of streams, or the backlog of a pause) held every open stream for over 100 ms in one
+ * transaction. A server database's flush waits on the network, so it stays one transaction: slices there only
+ * multiplied the transactions on the hot balance rows that several instances share (3 instances' CPU per call
+ * 1.17–1.35× one → 1.42–1.64× in one run).
  */
-const SQLITE_FLUSH_SLICE = 64;
+const SQLITE_SLICE_MS = 4;
+/** The bounds of a slice, in charges: the first slices, before any was timed, take the least. */
+const SQLITE_SLICE_MIN = 64;
+const SQLITE_SLICE_MAX = 4096;
 
 /** A settled charge waiting for a flush, and where its journal line ends (none without a journal). */
 interface Queued {
@@ -56,6 +60,7 @@ export class BalanceBook {
   private readonly tokens = new Map<number, Account>();
   private queue: Queued[] = [];
   private readonly serial = new SerialQueue();
+  private readonly slices = new SliceSizer(SQLITE_SLICE_MS, SQLITE_SLICE_MIN, SQLITE_SLICE_MAX);
   /** The next flush, armed when a charge is queued: an idle book wakes nobody (it was 20 wake-ups a second). */
   private readonly flushTimer = new ArmedTimer(() => this.timedFlush());
   /** When the timer last started a flush (performance.now()). */
@@ -337,7 +342,7 @@ export class BalanceBook {
   onFlush?: (seconds: number) => void;
 
   /**
-   * Writes every queued charge now, on SQLite in slices of SQLITE_FLUSH_SLICE charges (a transaction each, with its journal mark);
+   * Writes every queued charge now, on SQLite in slices of about SQLITE_SLICE_MS each (a transaction each, with its journal mark);
    * on failure the charges not written stay queued for the next attempt. The other instances are told once the
    * whole batch is written (or, on failure, which balances its written slices changed).
    */
@@ -352,12 +357,15 @@ export class BalanceBook {
       const began = performance.now();
       let complete = false;
       try {
-        const sliceSize = this.db.dialect === "sqlite" ? SQLITE_FLUSH_SLICE : batch.length;
-        for (let from = 0; from < batch.length; from += sliceSize) {
+        const sliced = this.db.dialect === "sqlite";
+        for (let from = 0; from < batch.length; ) {
           if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-          const slice = batch.slice(from, from + sliceSize);
+          const slice = batch.slice(from, sliced ? from + this.slices.next() : batch.length);
           try {
+            const sliceBegan = performance.now();
             await this.writeSlice(slice, users, tokens);
+            if (sliced) this.slices.observe(slice.length, performance.now() - sliceBegan);
+            from += slice.length;
           } catch (error) {
             this.queue = batch.slice(from).concat(this.queue);
             console.error("[billing] flush failed, will retry:", error instanceof Error ? error.message : error);
