@@ -4,13 +4,15 @@
  * the translated streams (Anthropic → OpenAI channel, Gemini → Anthropic channel) and their CPU per request
  * over the same round's OpenAI chat stream.
  *
- *   bun bench/relay-quick.ts [--seconds 8] [--rounds 1] [--source] [--translated] [--binary dist/tollgate ...]
+ *   bun bench/relay-quick.ts [--seconds 8] [--rounds 1] [--source] [--translated] [--threads] [--binary dist/tollgate ...]
  *
+ * --threads prints, under each target's line, its CPU per request by thread (the main thread, the JIT's, the
+ * collector's, SQLite's checkpointer...), non-stream / stream.
  * Several --binary targets are measured in turn within each round, for an A/B comparison on an equal footing.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
-import { provision, saturate, startScript, type Target } from "./relay";
+import { provision, saturate, startScript, type Saturation, type Target } from "./relay";
 import { ROOT, startGateway } from "./support";
 import { CHAT, CHAT_STREAM, TRANSLATED_STREAMS } from "./relay-calls";
 
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     source: { type: "boolean" },
     binary: { type: "string", multiple: true },
     translated: { type: "boolean" },
+    threads: { type: "boolean" },
   },
 });
 const seconds = Number(values.seconds ?? 8);
@@ -48,6 +51,16 @@ async function tollgate(name: string, command?: string[]) {
   const key = await provision(gateway, fake.url, fakeAnthropic.url);
   targets.push({ name, url: gateway.url, pid: gateway.proc.pid, key, stop: gateway.stop });
 }
+/** "name a / b µs" per thread with at least 0.1 µs a request in either run, the busiest first. */
+function byThread(plain: Saturation, stream: Saturation): string {
+  const names = new Set([...plain.threadMicrosPerRequest.keys(), ...stream.threadMicrosPerRequest.keys()]);
+  const of = (run: Saturation, name: string) => run.threadMicrosPerRequest.get(name) ?? 0;
+  return [...names]
+    .filter((name) => Math.max(of(plain, name), of(stream, name)) >= 0.1)
+    .sort((a, b) => of(plain, b) - of(plain, a))
+    .map((name) => `${name} ${of(plain, name).toFixed(1)} / ${of(stream, name).toFixed(1)}`)
+    .join(", ");
+}
 try {
   if (values.source) await tollgate("Tollgate (source)");
   for (const binary of values.binary ?? [join(ROOT, "dist/tollgate")]) await tollgate(binary, [binary, "serve"]);
@@ -66,6 +79,7 @@ try {
           `  stream ${Math.round(stream.requestsPerSecond)} req/s ${stream.cpuMicrosPerRequest.toFixed(1)} µs/req` +
           `  non-2xx ${plain.non2xx + stream.non2xx}`,
       );
+      if (values.threads) console.log(`${"".padEnd(20)} ${byThread(plain, stream)}`);
       for (const call of translatedFor(target)) {
         const run = await saturate(target, call, seconds);
         console.log(

@@ -24,7 +24,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fixedRate, httpRequest, type FixedRateResult } from "./fixed-rate";
-import { cpuMicros, rssBytes, sampleRss } from "./proc";
+import { cpuMicros, cpuMicrosByThread, rssBytes, sampleRss } from "./proc";
 import { SQLITE_CACHE_KIB } from "../src/db/connect";
 import { freePort, median, ROOT, startGateway, untilAnswering, type Gateway } from "./support";
 import {
@@ -148,12 +148,14 @@ export async function probe(target: Target, calls: BenchCall[]) {
   }
 }
 
-interface Saturation {
+export interface Saturation {
   requestsPerSecond: number;
   requests: number;
   non2xx: number;
   socketErrors: string;
   cpuMicrosPerRequest: number;
+  /** CPU per request by thread name (threads of one name summed), µs. */
+  threadMicrosPerRequest: Map<string, number>;
   p50Ms: number;
   p99Ms: number;
   rssMax: number;
@@ -176,6 +178,7 @@ export async function saturate(target: Target, benchCall: BenchCall, seconds: nu
   ];
   const rss = sampleRss(target.pid, 250);
   const cpuBefore = cpuMicros(target.pid);
+  const threadsBefore = cpuMicrosByThread(target.pid);
   const proc = spawn({
     cmd,
     env: { ...process.env, WRK_BODY: benchCall.body, WRK_KEY: target.key, WRK_KEY_HEADER: benchCall.keyHeader ?? "" },
@@ -187,6 +190,10 @@ export async function saturate(target: Target, benchCall: BenchCall, seconds: nu
   const cpu = cpuMicros(target.pid) - cpuBefore;
   const rssSamples = rss.stop();
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  const threadMicrosPerRequest = new Map<string, number>();
+  for (const [name, micros] of cpuMicrosByThread(target.pid)) {
+    threadMicrosPerRequest.set(name, (micros - (threadsBefore.get(name) ?? 0)) / requests);
+  }
   const latency = (pct: string) => {
     const m = new RegExp(`${pct}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
     if (!m) return NaN;
@@ -199,6 +206,7 @@ export async function saturate(target: Target, benchCall: BenchCall, seconds: nu
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
     socketErrors: /Socket errors:[^\n]*/.exec(out)?.[0] ?? "",
     cpuMicrosPerRequest: cpu / requests,
+    threadMicrosPerRequest,
     p50Ms: latency("50"),
     p99Ms: latency("99"),
     rssMax: Math.max(...rssSamples),
