@@ -4,17 +4,21 @@
  * the translated streams (Anthropic → OpenAI channel, Gemini → Anthropic channel) and their CPU per request
  * over the same round's OpenAI chat stream.
  *
- *   bun bench/relay-quick.ts [--seconds 8] [--rounds 1] [--source] [--translated] [--threads] [--binary dist/tollgate ...]
+ *   bun bench/relay-quick.ts [--seconds 8] [--rounds 1] [--source] [--translated] [--threads] [--gc]
+ *                            [--binary dist/tollgate ...]
  *
  * --threads prints, under each target's line, its CPU per request by thread (the main thread, the JIT's, the
  * collector's, SQLite's checkpointer...), non-stream / stream.
+ * --gc has Tollgate's engine log its collections (bench/gc-log.ts) and prints, for each call, the memory it
+ * allocated and the collections' pauses per call: allocation is a count, steady from run to run where CPU is not.
  * Several --binary targets are measured in turn within each round, for an A/B comparison on an equal footing.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { provision, saturate, startScript, type Saturation, type Target } from "./relay";
 import { ROOT, startGateway } from "./support";
-import { CHAT, CHAT_STREAM, TRANSLATED_STREAMS } from "./relay-calls";
+import { CHAT, CHAT_STREAM, TRANSLATED_STREAMS, type BenchCall } from "./relay-calls";
+import { describePerCall, GC_LOG_ENV, GcLog, perCall } from "./gc-log";
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +28,7 @@ const { values } = parseArgs({
     binary: { type: "string", multiple: true },
     translated: { type: "boolean" },
     threads: { type: "boolean" },
+    gc: { type: "boolean" },
   },
 });
 const seconds = Number(values.seconds ?? 8);
@@ -46,10 +51,29 @@ const targets: Target[] = [
     stop: async () => void forwarder.proc.kill(),
   },
 ];
+/** Each Tollgate target's collector log, with --gc. */
+const gcLogs = new Map<Target, GcLog>();
 async function tollgate(name: string, command?: string[]) {
-  const gateway = await startGateway({ command, cpu: 0, env: { INITIAL_ROOT_PASSWORD: "bench-root-pass" } });
+  const gcLog = values.gc ? new GcLog() : undefined;
+  const gateway = await startGateway({
+    command,
+    cpu: 0,
+    env: { INITIAL_ROOT_PASSWORD: "bench-root-pass", ...(gcLog && GC_LOG_ENV) },
+    stderrLine: gcLog && ((line) => gcLog.take(line)),
+  });
   const key = await provision(gateway, fake.url, fakeAnthropic.url);
   targets.push({ name, url: gateway.url, pid: gateway.proc.pid, key, stop: gateway.stop });
+  if (gcLog) gcLogs.set(targets.at(-1)!, gcLog);
+}
+/** A saturation run, and what the target's collector did per call through it (with --gc, for Tollgate). */
+async function measured(target: Target, call: BenchCall): Promise<{ run: Saturation; gc: string }> {
+  const gcLog = gcLogs.get(target);
+  const before = gcLog?.now();
+  const run = await saturate(target, call, seconds);
+  // The collector's last lines of the run reach the pipe a little after wrk ends.
+  if (gcLog) await Bun.sleep(200);
+  const gc = gcLog ? `  GC: ${describePerCall(perCall(before!, gcLog.now(), run.requests))}` : "";
+  return { run, gc };
 }
 /** "name a / b µs" per thread with at least 0.1 µs a request in either run, the busiest first. */
 function byThread(plain: Saturation, stream: Saturation): string {
@@ -72,19 +96,20 @@ try {
   }
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) {
-      const plain = await saturate(target, CHAT, seconds);
-      const stream = await saturate(target, CHAT_STREAM, seconds);
+      const { run: plain, gc: plainGc } = await measured(target, CHAT);
+      const { run: stream, gc: streamGc } = await measured(target, CHAT_STREAM);
       console.log(
         `${target.name.slice(-20).padEnd(20)} non-stream ${Math.round(plain.requestsPerSecond)} req/s ${plain.cpuMicrosPerRequest.toFixed(1)} µs/req` +
           `  stream ${Math.round(stream.requestsPerSecond)} req/s ${stream.cpuMicrosPerRequest.toFixed(1)} µs/req` +
           `  non-2xx ${plain.non2xx + stream.non2xx}`,
       );
       if (values.threads) console.log(`${"".padEnd(20)} ${byThread(plain, stream)}`);
+      if (plainGc) console.log(`${"".padEnd(20)} non-stream${plainGc}\n${"".padEnd(20)} stream${streamGc}`);
       for (const call of translatedFor(target)) {
-        const run = await saturate(target, call, seconds);
+        const { run, gc } = await measured(target, call);
         console.log(
           `${"".padEnd(20)} ${call.name}: ${Math.round(run.requestsPerSecond)} req/s ${run.cpuMicrosPerRequest.toFixed(1)} µs/req` +
-            ` = ${(run.cpuMicrosPerRequest / stream.cpuMicrosPerRequest).toFixed(2)}× the chat stream's  non-2xx ${run.non2xx}`,
+            ` = ${(run.cpuMicrosPerRequest / stream.cpuMicrosPerRequest).toFixed(2)}× the chat stream's  non-2xx ${run.non2xx}${gc}`,
         );
       }
     }

@@ -34,9 +34,29 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-/** Starts `serve` on an empty SQLite database in a temp folder, optionally pinned to a CPU. */
+/** Each line of a process's stderr to `take`; the lines it does not take go to this process's stderr. */
+async function readLines(stream: ReadableStream<Uint8Array>, take: (line: string) => boolean): Promise<void> {
+  const decoder = new TextDecoder();
+  let rest = "";
+  for await (const bytes of stream) {
+    const lines = (rest + decoder.decode(bytes, { stream: true })).split("\n");
+    rest = lines.pop()!;
+    for (const line of lines) if (!take(line)) process.stderr.write(`${line}\n`);
+  }
+  if (rest && !take(rest)) process.stderr.write(`${rest}\n`);
+}
+
+/**
+ * Starts `serve` on an empty SQLite database in a temp folder, optionally pinned to a CPU. `stderrLine` reads its
+ * stderr line by line (e.g. the collector's log); otherwise it is this process's.
+ */
 export async function startGateway(
-  options: { command?: string[]; cpu?: number; env?: Record<string, string> } = {},
+  options: {
+    command?: string[];
+    cpu?: number;
+    env?: Record<string, string>;
+    stderrLine?: (line: string) => boolean;
+  } = {},
 ): Promise<Gateway> {
   const dir = mkdtempSync(join(tmpdir(), "tollgate-bench-"));
   const port = freePort();
@@ -56,8 +76,9 @@ export async function startGateway(
       ...options.env,
     },
     stdout: "ignore",
-    stderr: "inherit",
+    stderr: options.stderrLine ? "pipe" : "inherit",
   });
+  if (options.stderrLine) void readLines(proc.stderr as ReadableStream<Uint8Array>, options.stderrLine);
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     try {
