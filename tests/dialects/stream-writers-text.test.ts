@@ -83,4 +83,38 @@ describe("Gemini responses written from their fields", () => {
     });
     expect(text.split("\r\n\r\n")[0]).toBe(`data: ${first}`);
   });
+
+  test("one candidate's text alone, the usual response, as its model and id change: JSON.stringify's text", () => {
+    const chunks = [
+      { id: "chatcmpl-1", model: "m-1", choices: [{ delta: { role: "assistant", content: "Hello" } }] },
+      { id: "chatcmpl-1", model: "m-1", choices: [{ index: 0, delta: { content: TRICKY } }] },
+      { id: "chatcmpl-1", model: "m-2", choices: [{ index: 0, delta: { content: " and", reasoning_content: "hm" } }] },
+      { id: "chatcmpl-2", model: "m-2", choices: [{ index: 0, delta: { content: "bye", tool_calls: [] } }] },
+    ];
+    const response = (text: string, model: string, id: string) =>
+      JSON.stringify({
+        candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0 }],
+        modelVersion: model,
+        responseId: id,
+      });
+    const expected = [
+      response("Hello", "m-1", "chatcmpl-1"),
+      response(TRICKY, "m-1", "chatcmpl-1"),
+      response(" and", "m-2", "chatcmpl-1"),
+      response("bye", "m-2", "chatcmpl-2"),
+    ];
+    const sse = wholeGeminiStream(pivot(chunks), { form: "sse", includeThoughts: false, model: "gemini-x" });
+    expect(sse.split("\r\n\r\n").filter(Boolean)).toEqual(expected.map((json) => `data: ${json}`));
+    const array = wholeGeminiStream(pivot(chunks), { form: "json-array", includeThoughts: false, model: "gemini-x" });
+    expect(JSON.parse(array)).toEqual(expected.map((json) => JSON.parse(json)));
+    expect(array).toBe(`[${expected.join(",\r\n")}]`);
+    // With thoughts asked for, the chunk with reasoning is written part by part: the thought first.
+    const thoughts = wholeGeminiStream(pivot(chunks), { form: "sse", includeThoughts: true, model: "gemini-x" });
+    const withThought = JSON.stringify({
+      candidates: [{ content: { role: "model", parts: [{ text: "hm", thought: true }, { text: " and" }] }, index: 0 }],
+      modelVersion: "m-2",
+      responseId: "chatcmpl-1",
+    });
+    expect(thoughts.split("\r\n\r\n")[2]).toBe(`data: ${withThought}`);
+  });
 });

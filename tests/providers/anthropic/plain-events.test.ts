@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { plainEvent } from "../../../src/gateway/relay/providers/anthropic/plain-events";
+import { plainEvent, plainTextDelta } from "../../../src/gateway/relay/providers/anthropic/plain-events";
 
 const delta = (text: string, index = "0") =>
   `{"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${text}}}`;
@@ -21,6 +21,12 @@ describe("Anthropic events read without JSON.parse", () => {
       '{"type":"message_delta","delta":{"stop_reason":null,"stop_sequence":null},"usage":{"output_tokens":7}}',
     ];
     for (const data of plain) expect({ data, event: plainEvent(data) }).toEqual({ data, event: JSON.parse(data) });
+    // A text delta's text alone, without the event's objects: the text JSON.parse gives; other events have none.
+    for (const data of plain) {
+      const parsed = JSON.parse(data);
+      const text = parsed.type === "content_block_delta" ? parsed.delta.text : undefined;
+      expect({ data, text: plainTextDelta(data) }).toEqual({ data, text });
+    }
   });
 
   test("anything else (escapes, control characters, other fields, blanks, bad numbers, bad JSON) is left to JSON.parse", () => {
@@ -50,5 +56,13 @@ describe("Anthropic events read without JSON.parse", () => {
       "",
     ];
     for (const data of others) expect({ data, event: plainEvent(data) }).toEqual({ data, event: undefined });
+    for (const data of others) expect({ data, text: plainTextDelta(data) }).toEqual({ data, text: undefined });
+    // Ten digits of index, a text cut before its closing quote: left to JSON.parse as well.
+    for (const data of [delta('"x"', "1234567890"), `${delta('"x"').slice(0, -3)}}}`, delta('"x"').slice(0, -1)])
+      expect({ data, event: plainEvent(data), text: plainTextDelta(data) }).toEqual({
+        data,
+        event: undefined,
+        text: undefined,
+      });
   });
 });

@@ -56,7 +56,8 @@ interface PendingCandidate {
  * on the last response.
  */
 export class GeminiStreamTranslator {
-  private readonly splitter = new SseSplitter();
+  /** Made for the first pivot bytes: a stream that arrived whole comes as events already parsed. */
+  private splitter?: SseSplitter;
   private readonly pending = new Map<number, PendingCandidate>();
   private finished = false;
   private usage: PivotUsage | null = null;
@@ -76,6 +77,7 @@ export class GeminiStreamTranslator {
 
   /** The Gemini output for one network chunk of the pivot stream ("" when it completes no response). */
   push(bytes: Uint8Array): string {
+    this.splitter ??= new SseSplitter();
     return this.onEvents(this.splitter.push(bytes));
   }
 
@@ -88,7 +90,7 @@ export class GeminiStreamTranslator {
 
   /** The rest of the output once the pivot stream has ended (the finishing response and, for arrays, the `]`). */
   end(): string {
-    let out = this.onEvents(this.splitter.rest());
+    let out = this.splitter ? this.onEvents(this.splitter.rest()) : "";
     out += this.flushFinish();
     if (this.ended) return out;
     this.ended = true;
@@ -127,6 +129,8 @@ export class GeminiStreamTranslator {
       );
     if (chunk.id) this.responseId = chunk.id;
     if (chunk.model) this.modelVersion = chunk.model;
+    const text = this.onlyText(chunk);
+    if (text !== undefined) return this.write(TEXT_RESPONSE_HEAD + jsonText(text) + this.textTail());
     let out = "";
     let candidates = "";
     for (const choice of chunk.choices ?? []) {
@@ -150,6 +154,33 @@ export class GeminiStreamTranslator {
     }
     return out;
   }
+
+  /**
+   * The text of a chunk that is one candidate's text alone (no thoughts to send, no calls, no finish, no usage), the
+   * usual chunk: its response is the text between a fixed head and a tail written once per model and id.
+   */
+  private onlyText(chunk: PivotChunk): string | undefined {
+    const choices = chunk.choices;
+    if (chunk.usage || choices?.length !== 1) return undefined;
+    const [choice] = choices;
+    const delta = choice!.delta;
+    if ((choice!.index ?? 0) !== 0 || choice!.finish_reason || !delta?.content || delta.tool_calls?.length)
+      return undefined;
+    if (this.options.includeThoughts && delta.reasoning_content) return undefined;
+    return delta.content;
+  }
+
+  /** What follows a text response's text: the candidate's closing fields and the response's (see `closing`). */
+  private textTail(): string {
+    const closing = this.closing();
+    if (this.textTailOf !== closing) {
+      this.textTailOf = closing;
+      this.textTailText = `${TEXT_CANDIDATE_END}${closing}`;
+    }
+    return this.textTailText;
+  }
+  private textTailOf = "";
+  private textTailText = "";
 
   private pendingOf(index: number): PendingCandidate {
     let pending = this.pending.get(index);
@@ -199,6 +230,11 @@ export class GeminiStreamTranslator {
     return this.sent === 1 ? `[${json}` : `,\r\n${json}`;
   }
 }
+
+/** A response of candidate 0's one text part, up to the text (`candidateText`'s fields, in its order). */
+const TEXT_RESPONSE_HEAD = '{"candidates":[{"content":{"role":"model","parts":[{"text":';
+/** What follows that text up to the response's own closing fields. */
+const TEXT_CANDIDATE_END = '}]},"index":0}]';
 
 /** A candidate as JSON text, its parts given as JSON text (`candidate`'s fields, in its order). */
 function candidateText(index: unknown, parts: string, finish?: string | null): string {

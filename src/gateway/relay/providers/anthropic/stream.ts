@@ -2,7 +2,7 @@ import { asWritten } from "../../../../shared/stream-wording";
 import type { EventMapper } from "../event-stream";
 import { parseEvent } from "../event-stream";
 import { ChunkWriter } from "../openai-shape";
-import { plainEvent } from "./plain-events";
+import { plainEvent, plainTextDelta } from "./plain-events";
 import { countsOf, finishOf } from "./reply";
 
 /**
@@ -18,6 +18,8 @@ export function streamMapper(model: string, wording = asWritten): EventMapper {
   return {
     writer: out,
     event(data) {
+      const text = plainTextDelta(data);
+      if (text !== undefined) return out.delta(text);
       const e = plainEvent(data) ?? parseEvent(data);
       switch (e?.type) {
         case "message_start":
