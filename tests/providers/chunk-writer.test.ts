@@ -40,3 +40,22 @@ test("each event is its recorded chunk's JSON, following id and model changes be
   expect(recorded[4]).toBe("[DONE]");
   expect(events[4]).toBe("data: [DONE]\n\n");
 });
+
+test("a content delta written from its text is the JSON of the chunk a recording writer makes, whatever the text", () => {
+  const tricky = 'say "hi"\\\n</script>\u2028 é 🌍\u0000';
+  const write = (writer: ChunkWriter) => {
+    const events = [writer.delta("Hel"), writer.delta(tricky), writer.delta("")];
+    writer.model = "m-2";
+    events.push(writer.delta("lo"), writer.delta("", "thinking"), writer.delta("end", "", "stop"));
+    return events;
+  };
+  const recording = new ChunkWriter("chatcmpl-1", "m-1");
+  const recorded: PivotEvent[] = [];
+  recording.record = recorded;
+  const plain = write(new ChunkWriter("chatcmpl-1", "m-1"));
+  expect(plain).toEqual(write(recording));
+  expect(plain.filter(Boolean)).toEqual(recorded.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`));
+  expect(dataOf(plain[1]!).choices).toEqual([
+    { index: 0, delta: { content: tricky }, logprobs: null, finish_reason: null },
+  ]);
+});

@@ -1,6 +1,7 @@
 import { nowSeconds } from "../../../shared/time";
 import { tokenCount } from "../../../shared/token-count";
 import type { PivotEvent } from "../pivot-events";
+import { jsonText } from "../../../shared/json-text";
 
 /** What the client's OpenAI chat request becomes in other dialects: shared reading helpers and reply builders. */
 
@@ -83,6 +84,13 @@ export function chatCompletion(p: {
   };
 }
 
+/**
+ * A content delta's choices, the usual event, up to its text and after it: written around the text without the
+ * chunk's objects when nothing records them (JSON.stringify's text of `delta`'s choices).
+ */
+const CONTENT_CHOICE_HEAD = '[{"index":0,"delta":{"content":';
+const CONTENT_CHOICE_END = '},"logprobs":null,"finish_reason":null}]';
+
 /** Writes the chunks of one streamed completion as OpenAI SSE events. */
 export class ChunkWriter {
   private readonly created = nowSeconds();
@@ -135,6 +143,8 @@ export class ChunkWriter {
   /** A content (and/or reasoning) delta, the first one carrying the assistant role; "" when there is nothing to say. */
   delta(content: string, reasoning = "", finish: FinishReason | null = null): string {
     if (!content && !reasoning && !finish && this.roleSent) return "";
+    if (content && !reasoning && !finish && this.roleSent && !this.record && !this.textless)
+      return `data: ${this.head()}${CONTENT_CHOICE_HEAD}${jsonText(content)}${CONTENT_CHOICE_END}}\n\n`;
     const delta: Record<string, string> = this.roleSent ? {} : { role: "assistant", content: "" };
     this.roleSent = true;
     if (content) delta.content = content;
