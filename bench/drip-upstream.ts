@@ -5,8 +5,12 @@
  * (`"content":"@<ms>"`, performance.timeOrigin + now), so a client can tell the fake's own gaps from
  * what the path between added. Timers chain per stream without promises, to keep the fake's cost per
  * chunk down (it shares a core with the client).
+ * --dialect anthropic streams Anthropic Messages events instead, as Anthropic's API writes them: message_start and
+ * the text block's start at once, then the text deltas (`"text":"@<ms> "`), then the block's stop, the message's
+ * delta with its output tokens and message_stop.
  *
  *   bun bench/drip-upstream.ts --port P [--first-ms 2000] [--chunks 100] [--interval-ms 20] [--latency-ms 10000]
+ *                              [--dialect openai|anthropic]
  */
 import { parseArgs } from "node:util";
 import { directStream } from "../src/gateway/relay/direct-stream";
@@ -18,6 +22,7 @@ const { values } = parseArgs({
     chunks: { type: "string" },
     "interval-ms": { type: "string" },
     "latency-ms": { type: "string" },
+    dialect: { type: "string" },
   },
 });
 const firstMs = Number(values["first-ms"] ?? 2000);
@@ -27,10 +32,37 @@ const latencyMs = Number(values["latency-ms"] ?? 10_000);
 
 const now = () => (performance.timeOrigin + performance.now()).toFixed(3);
 const HEAD = 'data: {"id":"chatcmpl-drip","object":"chat.completion.chunk","created":1700000000,"model":"bench-model",';
-const chunk = () => `${HEAD}"choices":[{"index":0,"delta":{"content":"@${now()} "},"finish_reason":null}]}\n\n`;
-const TAIL =
-  `${HEAD}"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],` +
-  `"usage":{"prompt_tokens":9,"completion_tokens":${chunks},"total_tokens":${chunks + 9}}}\n\ndata: [DONE]\n\n`;
+/** What a stream sends: before its first token, each content chunk, and after the last. */
+interface Script {
+  opening: string;
+  chunk(): string;
+  tail: string;
+}
+const OPENAI: Script = {
+  opening: "",
+  chunk: () => `${HEAD}"choices":[{"index":0,"delta":{"content":"@${now()} "},"finish_reason":null}]}\n\n`,
+  tail:
+    `${HEAD}"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],` +
+    `"usage":{"prompt_tokens":9,"completion_tokens":${chunks},"total_tokens":${chunks + 9}}}\n\ndata: [DONE]\n\n`,
+};
+const anthropicEvent = (type: string, fields: string) => `event: ${type}\ndata: {"type":"${type}"${fields}}\n\n`;
+const ANTHROPIC: Script = {
+  opening:
+    anthropicEvent(
+      "message_start",
+      ',"message":{"id":"msg_drip","type":"message","role":"assistant","model":"bench-claude","content":[],' +
+        '"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":9,"output_tokens":1}}',
+    ) + anthropicEvent("content_block_start", ',"index":0,"content_block":{"type":"text","text":""}'),
+  chunk: () => anthropicEvent("content_block_delta", `,"index":0,"delta":{"type":"text_delta","text":"@${now()} "}`),
+  tail:
+    anthropicEvent("content_block_stop", ',"index":0') +
+    anthropicEvent(
+      "message_delta",
+      `,"delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":${chunks}}`,
+    ) +
+    anthropicEvent("message_stop", ""),
+};
+const script = values.dialect === "anthropic" ? ANTHROPIC : OPENAI;
 const REPLY = JSON.stringify({
   id: "chatcmpl-drip",
   object: "chat.completion",
@@ -57,11 +89,11 @@ function drip(): ReadableStream {
         const step = () => {
           try {
             if (sent === chunks) {
-              controller.write(TAIL);
+              controller.write(script.tail);
               controller.close();
               return stop();
             }
-            controller.write(chunk());
+            controller.write(script.chunk());
             controller.flush();
           } catch {
             return stop();
@@ -69,6 +101,10 @@ function drip(): ReadableStream {
           sent++;
           timer = setTimeout(step, intervalMs);
         };
+        if (script.opening) {
+          controller.write(script.opening);
+          controller.flush();
+        }
         timer = setTimeout(step, firstMs);
       });
     },
@@ -88,4 +124,6 @@ const server = Bun.serve({
     return new Response(REPLY, { headers: JSON_HEADERS });
   },
 });
-console.log(`drip upstream on ${server.url.origin}: first ${firstMs} ms, ${chunks} chunks ${intervalMs} ms apart`);
+console.log(
+  `drip upstream (${values.dialect ?? "openai"}) on ${server.url.origin}: first ${firstMs} ms, ${chunks} chunks ${intervalMs} ms apart`,
+);

@@ -17,10 +17,13 @@ export interface BenchCall {
   keyHeader?: string;
 }
 
-/** A chat request; `promptBytes` > 0 makes its message that long (words of a few letters, as a prompt has). */
-export const chatBody = (stream: boolean, promptBytes = 0) =>
+/**
+ * A chat request; `promptBytes` > 0 makes its message that long (words of a few letters, as a prompt has). `model`:
+ * the bench's model (an OpenAI channel) by default.
+ */
+export const chatBody = (stream: boolean, promptBytes = 0, model = MODEL) =>
   JSON.stringify({
-    model: MODEL,
+    model,
     messages: [{ role: "user", content: promptBytes > 0 ? "lorem ipsum ".repeat(promptBytes / 12) : "hi" }],
     ...(stream && { stream: true }),
   });

@@ -11,9 +11,10 @@
  * mid-call or a truncated stream; one still open when the drain times out is stalled. Last, one JSON line of figures.
  *
  *   bun bench/stream-client.ts --url U [--key K] --n N [--stream] --ramp-ms R --warm-ms W --measure-ms M --wait-ms F
- *                              [--chunks C] [--drain-ms D] [--prompt-kb P] [--header "Name: value" ...]
+ *                              [--chunks C] [--drain-ms D] [--prompt-kb P] [--model M] [--header "Name: value" ...]
  *
  * --prompt-kb makes the user's message P KiB long (an agent's prompt is tens of KiB; the default is "hi").
+ * --model names the model asked for (default the bench's model; the bench's Claude model reaches an Anthropic channel).
  * --header adds a request header (a target that routes by headers, such as Portkey's provider and upstream).
  */
 import { parseArgs } from "node:util";
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     chunks: { type: "string" },
     "drain-ms": { type: "string" },
     "prompt-kb": { type: "string" },
+    model: { type: "string" },
     header: { type: "string", multiple: true },
   },
 });
@@ -50,7 +52,7 @@ const chunksPerStream = Number(values.chunks ?? 0);
 const drainMs = Number(values["drain-ms"] ?? 0);
 
 const promptBytes = Number(values["prompt-kb"] ?? 0) * 1024;
-const call: BenchCall = { name: "drip", path: CHAT_PATH, body: chatBody(stream, promptBytes) };
+const call: BenchCall = { name: "drip", path: CHAT_PATH, body: chatBody(stream, promptBytes, values.model) };
 const extraHeaders = Object.fromEntries(
   (values.header ?? []).map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
 );

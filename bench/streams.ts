@@ -5,6 +5,10 @@
  * fresh process pinned to CPU 0 (fake and client on CPU 1), in turn, for --rounds rounds; the figures are the
  * medians of the rounds and the ratios are taken within a round.
  * Then the same with non-stream calls the fake answers after 10 s.
+ * --translated (on with --full) adds, for each Tollgate build, the same streams translated: an OpenAI client's calls
+ * of the bench's Claude model, relayed to an Anthropic channel whose fake drips Anthropic Messages events (the
+ * usual translated stream: a chat app on a Claude channel), held against the forwarder and the build's own
+ * same-dialect streams of the round.
  *
  * The window opens after each slot has run --settle-calls whole calls (streams; default 2): by then every call's
  * path has run a thousand times or more at N 500 and the engine has compiled it as it will stay, where a window
@@ -26,7 +30,7 @@
  *
  *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
  *                        [--measure-s 8] [--settle-calls 2] [--no-plain] [--no-portkey] [--prompt-kb 0] [--source]
- *                        [--binary dist/tollgate ...]
+ *                        [--translated] [--binary dist/tollgate ...]
  *
  * Default: N = 500 and 2 000, one round (seven to eight minutes with Portkey, the drains included); --full: N = 500,
  * 2 000, 5 000, 9 000, three rounds.
@@ -39,6 +43,7 @@ import { parseArgs } from "node:util";
 import { portkeyScript, startPortkey } from "./portkey";
 import { cpuMicros, mainThreadTimes, rssBytes, sampleRss } from "./proc";
 import { fmt, load, provision, table, type Target } from "./relay";
+import { CLAUDE_MODEL } from "./relay-calls";
 import { freePort, median, ROOT, startGateway, untilAnswering } from "./support";
 
 const SERVER_CPU = 0;
@@ -69,6 +74,8 @@ export interface StreamsOptions {
   binaries: string[];
   /** Measure Portkey too (when its package is installed). */
   portkey: boolean;
+  /** Measure each build's streams translated too (OpenAI client, Anthropic channel). */
+  translated: boolean;
 }
 
 interface ClientFigures {
@@ -148,7 +155,14 @@ const drainBound = (n: number, callMs: number, chunks: number) =>
  * Runs the client against a target; reads the target's CPU and RSS, and the fake's CPU, between its "measuring" and
  * "measured". A measured run drains (waits for its calls to end); the warm-up's calls are cut at its end.
  */
-async function drive(target: Target, fakePid: number, n: number, shape: Shape, measure: boolean): Promise<Run> {
+async function drive(
+  target: Target,
+  fakePid: number,
+  n: number,
+  shape: Shape,
+  measure: boolean,
+  model?: string,
+): Promise<Run> {
   const script = join(import.meta.dir, "stream-client.ts");
   const args = ["--url", target.url, "--n", String(n), "--ramp-ms", String(shape.rampMs)];
   args.push(
@@ -166,6 +180,7 @@ async function drive(target: Target, fakePid: number, n: number, shape: Shape, m
   for (const [name, value] of Object.entries(target.headers ?? {})) args.push("--header", `${name}: ${value}`);
   if (shape.stream) args.push("--stream");
   if (shape.promptKb) args.push("--prompt-kb", String(shape.promptKb));
+  if (model) args.push("--model", model);
   const idleRss = rssBytes(target.pid);
   const client = spawn({ cmd: pinned(CLIENT_CPU, ["bun", script, ...args]), stdout: "pipe", stderr: "inherit" });
   let cpuBefore = 0;
@@ -293,11 +308,19 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
   for (const { name, shape, fakeArgs, unit } of shapes) {
     const fakePort = freePort();
     const fakeUrl = `http://127.0.0.1:${fakePort}`;
-    const fake = await startProcess(
-      "drip upstream",
-      pinned(CLIENT_CPU, ["bun", join(import.meta.dir, "drip-upstream.ts"), "--port", String(fakePort), ...fakeArgs]),
-      fakeUrl,
-    );
+    const startFake = (port: number, args: string[]) =>
+      startProcess(
+        "drip upstream",
+        pinned(CLIENT_CPU, ["bun", join(import.meta.dir, "drip-upstream.ts"), "--port", String(port), ...args]),
+        `http://127.0.0.1:${port}`,
+      );
+    const fake = await startFake(fakePort, fakeArgs);
+    const anthropicPort = freePort();
+    const anthropicUrl = `http://127.0.0.1:${anthropicPort}`;
+    const translated = options.translated && shape.stream;
+    const anthropicFake = translated
+      ? await startFake(anthropicPort, [...fakeArgs, "--dialect", "anthropic"])
+      : undefined;
     /** Per N: the runs of each target, by name (the forwarder first). */
     const results = new Map<number, Map<string, Run[]>>();
     try {
@@ -320,25 +343,39 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
           cpu: SERVER_CPU,
           env: { INITIAL_ROOT_PASSWORD: "bench-root-pass" },
         });
-        const key = await provision(gateway, fakeUrl);
+        const key = await provision(gateway, fakeUrl, translated ? anthropicUrl : undefined);
         return { name: "Tollgate", url: gateway.url, pid: gateway.proc.pid, key, stop: () => gateway.stop() };
       };
       const warm: Shape = { ...shape, rampMs: 200, warmMs: 0, measureMs: shape.callMs + 500 };
       for (const n of options.ladder) {
-        const starts: [string, () => Promise<Target>][] = [
-          ["forwarder", startForwarder],
-          ...builds.map((b) => [b.name, () => startTollgate(b.command)] as [string, () => Promise<Target>]),
+        /** Each target of the round: how it starts, and the fake and model its calls reach. */
+        const starts: { key: string; start: () => Promise<Target>; fakePid: number; model?: string }[] = [
+          { key: "forwarder", start: startForwarder, fakePid: fake.pid },
+          ...builds.map((b) => ({ key: b.name, start: () => startTollgate(b.command), fakePid: fake.pid })),
         ];
-        if (portkey) starts.push([PORTKEY, () => startPortkey(portkey, fakeUrl, (cmd) => pinned(SERVER_CPU, cmd))]);
-        const entry = new Map<string, Run[]>(starts.map(([key]) => [key, []]));
+        if (anthropicFake)
+          for (const b of builds)
+            starts.push({
+              key: translatedKey(b.name),
+              start: () => startTollgate(b.command),
+              fakePid: anthropicFake.pid,
+              model: CLAUDE_MODEL,
+            });
+        if (portkey)
+          starts.push({
+            key: PORTKEY,
+            start: () => startPortkey(portkey, fakeUrl, (cmd) => pinned(SERVER_CPU, cmd)),
+            fakePid: fake.pid,
+          });
+        const entry = new Map<string, Run[]>(starts.map(({ key }) => [key, []]));
         results.set(n, entry);
         for (let round = 0; round < options.rounds; round++) {
-          for (const [key, start] of starts) {
+          for (const { key, start, fakePid, model } of starts) {
             const target = await start();
             try {
-              await drive(target, fake.pid, WARM_STREAMS, warm, false);
+              await drive(target, fakePid, WARM_STREAMS, warm, false, model);
               await Bun.sleep(200);
-              entry.get(key)!.push(await drive(target, fake.pid, n, shape, true));
+              entry.get(key)!.push(await drive(target, fakePid, n, shape, true, model));
             } finally {
               await target.stop();
             }
@@ -348,6 +385,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       }
     } finally {
       await stop(fake);
+      if (anthropicFake) await stop(anthropicFake);
     }
 
     console.log(`\n  ${name}; ${options.rounds} round(s), medians; load average now ${load()}`);
@@ -417,6 +455,8 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
           ` [target: none where the forwarder's none]`;
         console.log(line);
         reportEnds("Tollgate", tollgate);
+        const translatedRuns = entry.get(translatedKey(build));
+        if (translatedRuns) console.log(translatedLine(n, build, builds.length, translatedRuns, tollgate, forwarder));
       }
       const portkeyRuns = entry.get(PORTKEY);
       if (portkeyRuns) console.log(portkeyLine(n, shape.stream, portkeyRuns, forwarder));
@@ -455,6 +495,21 @@ function reportEnds(name: string, runs: Run[]) {
   if (failure) console.log(`    ! ${name}'s first failure: ${failure}`);
   const stall = runs.find((r) => r.firstStall)?.firstStall;
   if (stall) console.log(`    ! ${name}'s first call open at the drain's timeout: ${stall}`);
+}
+
+/** The key of a build's translated streams in a round's results. */
+const translatedKey = (build: string) => `${build} → Anthropic channel`;
+
+/** A build's translated streams beside its same-dialect streams and the forwarder's, ratios taken within each round. */
+function translatedLine(n: number, build: string, builds: number, runs: Run[], same: Run[], forwarder: Run[]): string {
+  const t = medians(runs);
+  const against = (others: Run[]) => median(runs.map((r, i) => r.cpuPerUnitMicros / others[i]!.cpuPerUnitMicros));
+  return (
+    `  N ${n}${builds > 1 ? ` ${build}` : ""} translated (OpenAI client → Anthropic channel): CPU per chunk ` +
+    `${fmt(against(same), 2)}× the same build's same-dialect streams [wave 1's translated target <= 1.3×], ` +
+    `${fmt(against(forwarder), 2)}× the forwarder's; RSS per open call ${fmt(t.rssPerOpen / KiB, 1)} KiB; added gap p99 ` +
+    `${fmt(t.gapP99, 2)} ms; calls failed or stalled ${t.failed + t.stalled} of ${t.started}`
+  );
 }
 
 /** Portkey beside the forwarder: whether it kept up (its calls' ends and its rate) and what it cost. */
@@ -499,6 +554,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
       "prompt-kb": { type: "string" },
       source: { type: "boolean" },
       binary: { type: "string", multiple: true },
+      translated: { type: "boolean" },
     },
   });
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
@@ -515,6 +571,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
     source: Boolean(values.source),
     binaries: ((values.binary ?? []) as unknown[]).filter((b): b is string => typeof b === "string"),
     portkey: !values["no-portkey"],
+    translated: Boolean(values.translated || values.full),
   };
 }
 

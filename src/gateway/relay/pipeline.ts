@@ -35,6 +35,7 @@ import { BilledStream, type StreamShape } from "./billed-stream";
 import { streamOnlyReply } from "./stream-only-reply";
 import { wholeStreamIn, wholeStreamResponse } from "./whole-stream";
 import { pivotText, wholePivotUsage } from "./pivot-events";
+import { mappedReader } from "./providers/mapped-reader";
 import type { WholePivot } from "./dialects/types";
 
 const DRAIN_MS = 60_000;
@@ -402,9 +403,11 @@ async function deliver(
       kind: s.endpoint.kind,
       upstream: arrived
         ? bytesReader(arrived)
-        : mapStream
-          ? mapStream(response.stream(), upstreamModel, streamWording(s.ctx)).getReader()
-          : response.reader(),
+        : provider.streamMapper
+          ? mappedReader(response.reader(), provider.streamMapper(upstreamModel, streamWording(s.ctx)))
+          : mapStream
+            ? mapStream(response.stream(), upstreamModel, streamWording(s.ctx)).getReader()
+            : response.reader(),
       clientWantsUsage: s.req.clientWantsUsage,
       startedAt: s.startedAt,
       idleTimeoutMs: s.ctx.config.streamingTimeoutMs,

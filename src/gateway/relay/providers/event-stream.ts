@@ -44,7 +44,7 @@ function mapEventAt(text: string, start: number, end: number, mapper: EventMappe
 }
 
 /** The mapper's output for a run of the upstream's SSE events. */
-function mapEvents(events: string[], mapper: EventMapper): string {
+export function mapEvents(events: string[], mapper: EventMapper): string {
   let out = "";
   for (const event of events) out += mapEventAt(event, 0, event.length, mapper);
   return out;

@@ -1,6 +1,7 @@
 import type { EndpointKind } from "../../../shared/endpoint-kind";
 import type { StreamWording } from "../../../shared/stream-wording";
 import type { PivotEvent } from "../dialects/types";
+import type { EventMapper } from "./event-stream";
 
 /**
  * What a provider reads of a channel. The routing table's channel rows carry these fields under these names,
@@ -153,6 +154,11 @@ export interface Provider {
    * event the family writes itself (when the upstream's says no message) is worded by `wording`; absent: as written.
    */
   mapStream?(upstream: ReadableStream<Uint8Array>, model: string, wording?: StreamWording): ReadableStream<Uint8Array>;
+  /**
+   * The mapper `mapStream` reads the upstream's events with, when it maps them one by one: the relay then maps a
+   * streamed reply as it arrives, pushed in the socket's turn (see MappedReader), instead of through `mapStream`.
+   */
+  streamMapper?(model: string, wording?: StreamWording): EventMapper;
   /** The content type of the upstream's streamed replies, when it is not text/event-stream. */
   readonly streamContentType?: string;
   /**

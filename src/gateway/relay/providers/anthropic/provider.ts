@@ -22,6 +22,7 @@ export const anthropicProvider: Provider = {
   },
   mapResponse: mapMessage,
   mapStream: (upstream, model, wording) => mapEventStream(upstream, streamMapper(model, wording)),
+  streamMapper,
   mapWholeStream: (upstream, model, wording) => mapWholeEventStream(upstream, streamMapper(model, wording)),
   mapWholeEvents: (upstream, model, wording) => mapWholeEventObjects(upstream, streamMapper(model, wording)),
   errorOf: openaiErrorOf,

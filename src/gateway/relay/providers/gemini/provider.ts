@@ -30,6 +30,7 @@ export const geminiProvider: Provider = {
   },
   mapResponse: mapGenerateContent,
   mapStream: (upstream, model, wording) => mapEventStream(upstream, streamMapper(model, wording)),
+  streamMapper,
   mapWholeStream: (upstream, model, wording) => mapWholeEventStream(upstream, streamMapper(model, wording)),
   mapWholeEvents: (upstream, model, wording) => mapWholeEventObjects(upstream, streamMapper(model, wording)),
   errorOf: openaiErrorOf,
