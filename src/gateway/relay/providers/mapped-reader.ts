@@ -16,12 +16,12 @@ export const mappedReader = (reply: ChunkReader, mapper: EventMapper): ChunkRead
  * open streams the collections that came of it.
  */
 export class MappedReader implements PushReader, BodySink {
-  /** `upstream` must be able to push (see `mappedReader`): the relay attaches to every reader that says it can. */
   private readonly splitter = new SseSplitter();
   private sink?: BodySink;
   /** The mapping is over (the upstream ended, failed or was let go): nothing more is read or pushed. */
   private over = false;
 
+  /** `upstream` must be able to push (see `mappedReader`): the relay attaches to every reader that says it can. */
   constructor(
     private readonly upstream: PushReader,
     private readonly mapper: EventMapper,
