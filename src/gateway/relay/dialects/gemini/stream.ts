@@ -65,6 +65,8 @@ export class GeminiStreamTranslator {
   private modelVersion: string;
   /** The responses' closing fields as JSON text, written again only when the model or id changes (`tailOf`). */
   private tail = "";
+  /** `tail` after a one-text candidate's closing fields (see `textTail`), written with it. */
+  private tailAfterText = "";
   private tailOf: [unknown, unknown] = [undefined, undefined];
   private sent = 0;
   private ended = false;
@@ -172,15 +174,9 @@ export class GeminiStreamTranslator {
 
   /** What follows a text response's text: the candidate's closing fields and the response's (see `closing`). */
   private textTail(): string {
-    const closing = this.closing();
-    if (this.textTailOf !== closing) {
-      this.textTailOf = closing;
-      this.textTailText = `${TEXT_CANDIDATE_END}${closing}`;
-    }
-    return this.textTailText;
+    this.closing();
+    return this.tailAfterText;
   }
-  private textTailOf = "";
-  private textTailText = "";
 
   private pendingOf(index: number): PendingCandidate {
     let pending = this.pending.get(index);
@@ -221,6 +217,7 @@ export class GeminiStreamTranslator {
     let tail = modelVersion !== undefined ? `,"modelVersion":${jsonText(modelVersion)}` : "";
     if (responseId) tail += `,"responseId":${jsonText(responseId)}`;
     this.tail = `${tail}}`;
+    this.tailAfterText = `${TEXT_CANDIDATE_END}${this.tail}`;
     return this.tail;
   }
 

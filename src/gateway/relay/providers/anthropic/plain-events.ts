@@ -54,10 +54,9 @@ function textAt(data: string, start: number): string | undefined {
  * alone, the message's stop): the object JSON.parse gives. Undefined otherwise.
  */
 export function plainEvent(data: string): Record<string, any> | undefined {
-  const indexEnd = textDeltaIndexEnd(data);
-  const text = indexEnd < 0 ? undefined : textAt(data, indexEnd + TEXT_HEAD.length);
+  const text = plainTextDelta(data);
   if (text !== undefined) {
-    const index = Number(data.slice(DELTA_HEAD.length, indexEnd));
+    const index = Number(data.slice(DELTA_HEAD.length, data.indexOf(TEXT_HEAD, DELTA_HEAD.length)));
     return { type: "content_block_delta", index, delta: { type: "text_delta", text } };
   }
   if (data === PING) return { type: "ping" };
