@@ -61,4 +61,11 @@ describe("the providers' registry agrees with the shared channel-type table", ()
       expect({ type, reports: reportsFor(type) }).toEqual({ type, reports: Boolean(facts.reportsBalance) });
     }
   });
+
+  test("every family that maps an event stream names its mapper, so a pushed reply is mapped as it arrives", () => {
+    const mapsEvents = PROVIDERS.filter((p) => p.mapStream && !p.streamContentType);
+    expect(mapsEvents.length).toBeGreaterThanOrEqual(7);
+    for (const p of mapsEvents)
+      expect({ types: p.types, named: typeof p.streamMapper }).toEqual({ types: p.types, named: "function" });
+  });
 });

@@ -1,3 +1,4 @@
+import type { StreamWording } from "../../../shared/stream-wording";
 import type { PivotEvent } from "../pivot-events";
 import { eventData, eventName, MAX_EVENT_CHARS, SseSplitter } from "../sse";
 import type { ChunkWriter } from "./openai-shape";
@@ -118,6 +119,28 @@ function mapWholeEvents(upstream: Uint8Array, mapper: EventMapper): string {
   const splitter = new SseSplitter();
   return mapEvents(splitter.push(upstream), mapper) + mapEvents(splitter.rest(), mapper) + mapper.end();
 }
+
+/** Makes the mapper of one call's stream. */
+type MapperOf = (model: string, wording?: StreamWording) => EventMapper;
+
+/**
+ * A family whose event stream is mapped event by event: the mapper, named for the relay to map a pushed reply as it
+ * arrives, and the web-stream mapping made of it for everything else.
+ */
+export const mappedEvents = (mapperOf: MapperOf) => ({
+  streamMapper: mapperOf,
+  mapStream: (upstream: ReadableStream<Uint8Array>, model: string, wording?: StreamWording) =>
+    mapEventStream(upstream, mapperOf(model, wording)),
+});
+
+/** As `mappedEvents`, with a stream that arrived whole mapped at once (as bytes, and as the writer's objects). */
+export const mappedEventsAndWhole = (mapperOf: MapperOf) => ({
+  ...mappedEvents(mapperOf),
+  mapWholeStream: (upstream: Uint8Array, model: string, wording?: StreamWording) =>
+    mapWholeEventStream(upstream, mapperOf(model, wording)),
+  mapWholeEvents: (upstream: Uint8Array, model: string, wording?: StreamWording) =>
+    mapWholeEventObjects(upstream, mapperOf(model, wording)),
+});
 
 /** Parses an event's JSON data; undefined for anything else. */
 export function parseEvent(data: string): any {

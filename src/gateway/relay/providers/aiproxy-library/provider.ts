@@ -2,7 +2,7 @@ import { invalidRequest } from "../../../../shared/relay-error";
 import { appConversation, transcriptOf } from "../app-chat/query";
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
-import { mapEventStream } from "../event-stream";
+import { mappedEvents } from "../event-stream";
 import { bearerHeaders } from "../openai-compatible/bearer";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { mapLibraryAnswer } from "./answer";
@@ -35,6 +35,6 @@ export const aiproxyLibraryProvider: Provider = {
     };
   },
   mapResponse: mapLibraryAnswer,
-  mapStream: (upstream, model) => mapEventStream(upstream, libraryStreamMapper(model)),
+  ...mappedEvents(libraryStreamMapper),
   errorOf: openaiErrorOf,
 };

@@ -1,6 +1,6 @@
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
-import { mapEventStream, mapWholeEventObjects, mapWholeEventStream } from "../event-stream";
+import { mappedEventsAndWhole } from "../event-stream";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { anthropicHeaders } from "./headers";
 import { anthropicModels } from "./models";
@@ -21,10 +21,7 @@ export const anthropicProvider: Provider = {
     };
   },
   mapResponse: mapMessage,
-  mapStream: (upstream, model, wording) => mapEventStream(upstream, streamMapper(model, wording)),
-  streamMapper,
-  mapWholeStream: (upstream, model, wording) => mapWholeEventStream(upstream, streamMapper(model, wording)),
-  mapWholeEvents: (upstream, model, wording) => mapWholeEventObjects(upstream, streamMapper(model, wording)),
+  ...mappedEventsAndWhole(streamMapper),
   errorOf: openaiErrorOf,
   models: anthropicModels,
 };

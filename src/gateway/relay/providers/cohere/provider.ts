@@ -1,6 +1,6 @@
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
-import { mapEventStream } from "../event-stream";
+import { mappedEvents } from "../event-stream";
 import { bearerHeaders } from "../openai-compatible/bearer";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { mapChat } from "./chat-reply";
@@ -38,7 +38,7 @@ export const cohereProvider: Provider = {
     if (Array.isArray(reply?.results)) return mapRerank(reply, model);
     return mapChat(reply, model);
   },
-  mapStream: (upstream, model) => mapEventStream(upstream, cohereStreamMapper(model)),
+  ...mappedEvents(cohereStreamMapper),
   errorOf: openaiErrorOf,
   models: cohereModels,
 };

@@ -1,5 +1,5 @@
 import { channelBaseUrl } from "../channel";
-import { mapEventStream } from "../event-stream";
+import { mappedEvents } from "../event-stream";
 import { bearerHeaders } from "../openai-compatible/bearer";
 import type { Provider, ProviderChannel, UpstreamCall, UpstreamError } from "../types";
 import { cozeChatBody } from "./request";
@@ -26,6 +26,6 @@ export const cozeProvider: Provider = {
       body: JSON.stringify(cozeChatBody(json, channel.other.trim())),
     };
   },
-  mapStream: (upstream, model, wording) => mapEventStream(upstream, cozeStreamMapper(model, wording)),
+  ...mappedEvents(cozeStreamMapper),
   errorOf: cozeErrorOf,
 };

@@ -1,6 +1,6 @@
 import { channelBaseUrl } from "../channel";
 import { openaiErrorOf } from "../error-shape";
-import { mapEventStream } from "../event-stream";
+import { mappedEvents } from "../event-stream";
 import { bearerHeaders } from "../openai-compatible/bearer";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { difyChatBody } from "./request";
@@ -19,6 +19,6 @@ export const difyProvider: Provider = {
       body: JSON.stringify(difyChatBody(json)),
     };
   },
-  mapStream: (upstream, model, wording) => mapEventStream(upstream, difyStreamMapper(model, wording)),
+  ...mappedEvents(difyStreamMapper),
   errorOf: openaiErrorOf,
 };

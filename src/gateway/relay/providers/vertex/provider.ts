@@ -1,5 +1,6 @@
 import { serviceAccountOf } from "../../../../shared/service-account";
 import { openaiErrorOf } from "../error-shape";
+import { mappedEvents } from "../event-stream";
 import type { Provider, ProviderChannel, UpstreamCall } from "../types";
 import { DEFAULT_REGION, modelAddress } from "./address";
 import { serviceAccountGrant } from "./grant";
@@ -28,6 +29,6 @@ export const vertexProvider: Provider = {
     };
   },
   mapResponse: (reply, model) => publisherOf(model).mapResponse(reply, model),
-  mapStream: (upstream, model, wording) => publisherOf(model).mapStream(upstream, model, wording),
+  ...mappedEvents((model, wording) => publisherOf(model).streamMapper(model, wording)),
   errorOf: openaiErrorOf,
 };

@@ -1,5 +1,5 @@
 import type { StreamWording } from "../../../../shared/stream-wording";
-import { mapEventStream } from "../event-stream";
+import type { EventMapper } from "../event-stream";
 import { mapMessage } from "../anthropic/reply";
 import { messagesBody } from "../anthropic/request";
 import { streamMapper as anthropicStream } from "../anthropic/stream";
@@ -16,7 +16,7 @@ export interface Publisher {
   method(stream: boolean): string;
   body(json: Record<string, any>, model: string, stream: boolean): Record<string, unknown>;
   mapResponse(reply: any, model: string): Record<string, unknown>;
-  mapStream(upstream: ReadableStream<Uint8Array>, model: string, wording?: StreamWording): ReadableStream<Uint8Array>;
+  streamMapper(model: string, wording?: StreamWording): EventMapper;
 }
 
 /** Claude: the Anthropic Messages body without `model` (it is in the address), through rawPredict. */
@@ -28,7 +28,7 @@ const anthropic: Publisher = {
     return { anthropic_version: ANTHROPIC_VERSION, ...body };
   },
   mapResponse: mapMessage,
-  mapStream: (upstream, model, wording) => mapEventStream(upstream, anthropicStream(model, wording)),
+  streamMapper: anthropicStream,
 };
 
 /** Gemini: the Gemini API's generateContent body and replies. */
@@ -37,7 +37,7 @@ const google: Publisher = {
   method: (stream) => (stream ? "streamGenerateContent?alt=sse" : "generateContent"),
   body: (json, _model, stream) => generateContentBody(json, stream),
   mapResponse: mapGenerateContent,
-  mapStream: (upstream, model, wording) => mapEventStream(upstream, geminiStream(model, wording)),
+  streamMapper: geminiStream,
 };
 
 /** Claude models (claude-sonnet-4@20250514, …) are Anthropic's; every other model is Google's. */
