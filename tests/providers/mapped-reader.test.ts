@@ -78,16 +78,25 @@ async function viaWebStreams(chunks: Uint8Array[]): Promise<string> {
   return timeless(await new Response(mapEventStream(upstream, streamMapper("m"))).text());
 }
 
-function pushed(reply: ChunkedReply): { text: () => string; ended: () => Error | "clean" | undefined } {
-  const parts: Buffer[] = [];
+/**
+ * What a sink is pushed: as bytes, or (`asText`) as text where the sink takes text, each part then whole events
+ * (the relay splits what it is handed as a stream's events, but forwards a part of whole events as it is).
+ */
+function pushed(
+  reply: ChunkedReply,
+  asText = false,
+): { text: () => string; ended: () => Error | "clean" | undefined; parts: () => string[] } {
+  const parts: string[] = [];
   let ended: Error | "clean" | undefined;
-  new MappedReader(reply, streamMapper("m")).attach({
-    bytes: (source, start, end) => parts.push(Buffer.from(source.subarray(start, end))),
+  const sink: BodySink = {
+    bytes: (source, start, end) => parts.push(source.toString("utf8", start, end)),
     end: (error) => {
       ended = error ?? "clean";
     },
-  });
-  return { text: () => timeless(Buffer.concat(parts).toString("utf8")), ended: () => ended };
+  };
+  if (asText) sink.text = (events) => parts.push(events);
+  new MappedReader(reply, streamMapper("m")).attach(sink);
+  return { text: () => timeless(parts.join("")), ended: () => ended, parts: () => parts };
 }
 
 async function read(reader: { read(): Promise<ReadableStreamReadResult<Uint8Array>> }): Promise<string> {
@@ -105,6 +114,9 @@ describe("a streamed reply mapped as it arrives", () => {
       const chunks = cuts(BYTES, [at, Math.min(BYTES.length - 1, at + 3)]);
       const push = pushed(new ChunkedReply(chunks));
       expect({ at, text: push.text(), ended: push.ended() }).toEqual({ at, text: whole, ended: "clean" });
+      const asText = pushed(new ChunkedReply(chunks), true);
+      expect({ at, text: asText.text(), ended: asText.ended() }).toEqual({ at, text: whole, ended: "clean" });
+      for (const part of asText.parts()) expect({ at, whole: part.endsWith("\n\n") }).toEqual({ at, whole: true });
       expect({ at, text: await read(new MappedReader(new ChunkedReply(chunks), streamMapper("m"))) }).toEqual({
         at,
         text: whole,

@@ -35,6 +35,15 @@ describe("server-sent events from an upstream", () => {
     expect(pushed(Uint8Array.of(0xac, ...bytes("\n\n")))).toEqual([["€"], false, "€\n\n"]);
   });
 
+  test("text already decoded (a mapped stream's) is split as its bytes would be, and never goes out as bytes", () => {
+    const splitter = new SseSplitter();
+    const pushed = (text: string) => [splitter.pushText(text), splitter.asIs, splitter.takeWhole()];
+    expect(pushed("data: a\n\ndata: é\n\n")).toEqual([["data: a", "data: é"], false, "data: a\n\ndata: é\n\n"]);
+    expect(pushed("data: b\r")).toEqual([[], false, undefined]);
+    expect(pushed("\n\r\ndata: c\r\n\r\ndata: [DO")).toEqual([["data: b", "data: c"], false, undefined]);
+    expect(splitter.push(bytes("NE]\n\n"))).toEqual(["data: [DONE]"]);
+  });
+
   test("a byte order mark opening the stream is dropped; one later on is text", () => {
     const splitter = new SseSplitter();
     expect(splitter.push(bytes("\uFEFFdata: a\n\n"))).toEqual(["data: a"]);

@@ -152,17 +152,31 @@ export class EventRelay implements BodySink, DirectSource {
   bytes(source: Buffer, start: number, end: number): void {
     if (this.finished) return;
     try {
-      const out = this.events.takeChunk(source, start, end);
-      if (this.gone) {
-        if (this.events.sawDone || this.events.outcome.usage) this.finish("client_gone");
-        return;
-      }
-      this.quietSince = performance.now();
-      if (this.events.sawDone) void this.closeWith("done", out);
-      else if (out.length > 0 && !this.send(out)) this.drainPushed();
+      this.pushed(this.events.takeChunk(source, start, end));
     } catch {
       this.closeWith("error", "");
     }
+  }
+
+  /** Whole events a mapped upstream pushed as text, in the turn they arrived: taken as `bytes` takes bytes. */
+  text(events: string): void {
+    if (this.finished) return;
+    try {
+      this.pushed(this.events.takeText(events));
+    } catch {
+      this.closeWith("error", "");
+    }
+  }
+
+  /** What the events pushed give the client (or only billing, once it left). */
+  private pushed(out: string | Uint8Array): void {
+    if (this.gone) {
+      if (this.events.sawDone || this.events.outcome.usage) this.finish("client_gone");
+      return;
+    }
+    this.quietSince = performance.now();
+    if (this.events.sawDone) void this.closeWith("done", out);
+    else if (out.length > 0 && !this.send(out)) this.drainPushed();
   }
 
   /** The pushed body ended, whole or cut short (`error`). */

@@ -49,12 +49,25 @@ export class SseSplitter {
   push(chunk: Uint8Array, start = 0, end = chunk.length): string[] {
     const heldBefore = this.mayHold;
     if (end > start) this.mayHold = chunk[end - 1]! >= 0x80;
-    let text =
+    const text =
       heldBefore || this.mayHold
         ? this.decoder.decode(partIn(chunk, start, end), STREAMING)
         : decodedWhole(chunk, start, end);
     const changed = this.afterCr || text.includes("\r");
-    if (changed) text = this.withLfLineEnds(text);
+    const events = this.split(changed ? this.withLfLineEnds(text) : text);
+    this.asIs = this.whole !== undefined && !changed && !heldBefore && this.isWholeUtf8(chunk, start, end, text);
+    return events;
+  }
+
+  /** The whole events the text completes: a stream already decoded (a mapped one), as `push` for bytes. */
+  pushText(text: string): string[] {
+    const events = this.split(this.afterCr || text.includes("\r") ? this.withLfLineEnds(text) : text);
+    this.asIs = false;
+    return events;
+  }
+
+  /** The whole events `text` (LF line ends only) completes after what is buffered; the rest is kept. */
+  private split(text: string): string[] {
     const buffer = this.buffer === "" ? text : this.buffer + text;
     const events: string[] = [];
     let from = 0;
@@ -64,7 +77,6 @@ export class SseSplitter {
       from = eventEnd + 2;
     }
     this.whole = buffer === text && from === buffer.length && from > 0 ? text : undefined;
-    this.asIs = this.whole !== undefined && !changed && !heldBefore && this.isWholeUtf8(chunk, start, end, text);
     this.buffer = from === 0 ? buffer : buffer.slice(from);
     if (this.buffer.length > MAX_EVENT_CHARS) {
       throw new Error(`the upstream sent an event longer than ${MAX_EVENT_CHARS} characters`);

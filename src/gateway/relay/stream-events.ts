@@ -73,6 +73,13 @@ export class StreamEvents {
     return whole ?? events.map(withBlankLine).join("");
   }
 
+  /** The bytes to forward for whole events already as text (a mapped stream's), as `take`. */
+  takeText(text: string): string {
+    const events = this.splitter.pushText(text);
+    const whole = this.splitter.takeWhole();
+    return this.forwarded(events) ?? whole ?? events.map(withBlankLine).join("");
+  }
+
   /** The bytes for what remains buffered when the stream ends. */
   takeRest(): string {
     return this.take(END);

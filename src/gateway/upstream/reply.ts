@@ -14,6 +14,11 @@ export interface BodySink {
    * chunk, framing and all; partOf makes a part a Buffer of its own).
    */
   bytes(source: Buffer, start: number, end: number): void;
+  /**
+   * Whole events already as text (a mapped stream's), where the sink takes them so: spares encoding them for
+   * `bytes` and decoding them again.
+   */
+  text?(events: string): void;
   /** The body is complete (no error) or will not be (the error says why). */
   end(error?: Error): void;
 }

@@ -32,7 +32,7 @@ export class MappedReader implements PushReader, BodySink {
       const { done, value } = await this.upstream.read();
       const out = this.mapped(done ? this.splitter.rest() : this.splitter.push(value), done);
       if (done) this.over = true;
-      if (out) return { done: false, value: out };
+      if (out) return { done: false, value: Buffer.from(out) };
     }
     return DONE;
   }
@@ -63,14 +63,14 @@ export class MappedReader implements PushReader, BodySink {
 
   bytes(source: Buffer, start: number, end: number): void {
     if (this.over) return;
-    let out: Buffer | undefined;
+    let out: string;
     try {
       out = this.mapped(this.splitter.push(source, start, end), false);
     } catch (error) {
       this.fail(error as Error);
       return;
     }
-    if (out) this.sink!.bytes(out, 0, out.length);
+    if (out) this.pass(out);
   }
 
   end(error?: Error): void {
@@ -80,7 +80,7 @@ export class MappedReader implements PushReader, BodySink {
       this.sink!.end(error);
       return;
     }
-    let out: Buffer | undefined;
+    let out: string;
     try {
       out = this.mapped(this.splitter.rest(), true);
     } catch (failure) {
@@ -88,8 +88,18 @@ export class MappedReader implements PushReader, BodySink {
       return;
     }
     this.over = true;
-    if (out) this.sink!.bytes(out, 0, out.length);
+    if (out) this.pass(out);
     this.sink!.end();
+  }
+
+  /** Mapped events on to the sink: as text where it takes text. */
+  private pass(out: string): void {
+    const sink = this.sink!;
+    if (sink.text) sink.text(out);
+    else {
+      const bytes = Buffer.from(out);
+      sink.bytes(bytes, 0, bytes.length);
+    }
   }
 
   /** The mapping failed (an event too long, say): the upstream is given up and the sink told. */
@@ -99,10 +109,9 @@ export class MappedReader implements PushReader, BodySink {
     this.sink!.end(error);
   }
 
-  /** The mapper's output for the events, and its end when the upstream ended cleanly; undefined for none. */
-  private mapped(events: string[], ended: boolean): Buffer | undefined {
-    let out = mapEvents(events, this.mapper);
-    if (ended) out += this.mapper.end();
-    return out ? Buffer.from(out) : undefined;
+  /** The mapper's output for the events, and its end when the upstream ended cleanly ("" for none). */
+  private mapped(events: string[], ended: boolean): string {
+    const out = mapEvents(events, this.mapper);
+    return ended ? out + this.mapper.end() : out;
   }
 }
