@@ -48,6 +48,19 @@ describe("server-sent events from an upstream", () => {
     const splitter = new SseSplitter();
     expect(splitter.push(bytes("\uFEFFdata: a\n\n"))).toEqual(["data: a"]);
     expect(splitter.push(bytes("\uFEFFdata: b\n\n"))).toEqual(["\uFEFFdata: b"]);
+    // Later still, in a chunk that ends in a cut character (read with the stream's decoder, made only then).
+    const euro = bytes("\uFEFFdata: €\n\n");
+    expect(splitter.push(euro.subarray(0, 11))).toEqual([]);
+    expect(splitter.push(euro.subarray(11))).toEqual(["\uFEFFdata: €"]);
+    // A mark cut by the first chunk's end is still the stream's opening mark.
+    const cut = new SseSplitter();
+    const marked = bytes("\uFEFFdata: a\n\n");
+    expect(cut.push(marked.subarray(0, 1))).toEqual([]);
+    expect(cut.push(marked.subarray(1))).toEqual(["data: a"]);
+    // An opening chunk of whole characters is its own text, and may go out as it came.
+    const plain = new SseSplitter();
+    expect(plain.push(bytes("data: é\n\n"))).toEqual(["data: é"]);
+    expect(plain.asIs).toBe(true);
   });
 
   test("what is left without a final blank line is handed over at the end", () => {

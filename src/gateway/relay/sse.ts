@@ -30,7 +30,11 @@ export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
  */
 export class SseSplitter {
   private buffer = "";
-  private readonly decoder = new TextDecoder();
+  /**
+   * Made when a chunk needs it (one that opens with a byte order mark's first byte, or ends in a cut character): a
+   * stream of whole characters never does, and thousands of open streams each held one.
+   */
+  private decoder?: TextDecoder;
   /** The last chunk ended in CR (already read as a line end): an LF opening the next one belongs to it. */
   private afterCr = false;
   private whole: string | undefined;
@@ -39,24 +43,31 @@ export class SseSplitter {
    * changes none of its events can forward the chunk itself, sparing the text's encoding.
    */
   asIs = false;
-  /**
-   * The decoder may hold the first bytes of a character cut by the end of the last chunk (before the first: the
-   * decoder drops a byte order mark opening the stream).
-   */
-  private mayHold = true;
+  /** The decoder may hold the first bytes of a character cut by the end of the last chunk. */
+  private mayHold = false;
+  /** Some bytes were decoded: a byte order mark is dropped only before them. */
+  private opened = false;
 
   /** The whole events the bytes complete: `chunk` from `start` to before `end` (all of it by default). */
   push(chunk: Uint8Array, start = 0, end = chunk.length): string[] {
-    const heldBefore = this.mayHold;
+    const opening = !this.opened && end > start;
+    const heldBefore = this.mayHold || (opening && chunk[start] === 0xef);
     if (end > start) this.mayHold = chunk[end - 1]! >= 0x80;
     const text =
       heldBefore || this.mayHold
-        ? this.decoder.decode(partIn(chunk, start, end), STREAMING)
+        ? this.streamingDecoder(opening).decode(partIn(chunk, start, end), STREAMING)
         : decodedWhole(chunk, start, end);
+    if (opening) this.opened = true;
     const changed = this.afterCr || text.includes("\r");
     const events = this.split(changed ? this.withLfLineEnds(text) : text);
     this.asIs = this.whole !== undefined && !changed && !heldBefore && this.isWholeUtf8(chunk, start, end, text);
     return events;
+  }
+
+  /** The stream's decoder, made now if need be: one made after the stream's first bytes keeps a byte order mark. */
+  private streamingDecoder(opening: boolean): TextDecoder {
+    this.decoder ??= opening ? new TextDecoder() : new TextDecoder("utf-8", { ignoreBOM: true });
+    return this.decoder;
   }
 
   /** The whole events the text completes: a stream already decoded (a mapped one), as `push` for bytes. */
