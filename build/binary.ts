@@ -22,7 +22,8 @@ const stubReactDevtools: BunPlugin = {
 
 const started = performance.now();
 const result = await Bun.build({
-  entrypoints: ["./src/main.ts"],
+  // The prompt counter's thread is an entry of its own: a worker's script must be one (see counting-thread.ts).
+  entrypoints: ["./src/main.ts", "./src/service/billing/token-worker.ts"],
   compile: { outfile: "./dist/tollgate", target: "bun-linux-x64" },
   minify: true,
   bytecode: true,

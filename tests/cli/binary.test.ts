@@ -3,8 +3,11 @@ import { spawn, spawnSync, type Subprocess } from "bun";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import OpenAI from "openai";
 import { HEAP_OPTIONS } from "../../src/server/heap-options";
 import { VERSION } from "../../src/shared/version";
+import { ApiClient } from "../support/client";
+import { startFakeUpstream } from "../support/fake-upstream";
 
 const BINARY = join(import.meta.dir, "../../dist/tollgate");
 
@@ -12,6 +15,7 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
   let dir: string;
   let server: Subprocess;
   let url: string;
+  let stderr = "";
   beforeAll(async () => {
     if (!existsSync(BINARY))
       throw new Error("dist/tollgate is missing: `bun run test` builds it first (bun run build)");
@@ -26,10 +30,18 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
         PORT: String(port),
         HOST: "127.0.0.1",
         INITIAL_ROOT_PASSWORD: "root-pass-1234",
+        UPSTREAM_ALLOW_PRIVATE: process.env.UPSTREAM_ALLOW_PRIVATE ?? "",
       },
       stdout: "ignore",
-      stderr: "inherit",
+      stderr: "pipe",
     });
+    void (async () => {
+      for await (const chunk of server.stderr as ReadableStream<Uint8Array>) {
+        const text = new TextDecoder().decode(chunk);
+        stderr += text;
+        process.stderr.write(text);
+      }
+    })();
     for (let i = 0; i < 200; i++) {
       try {
         if ((await fetch(`${url}/api/status`)).ok) return;
@@ -70,6 +82,40 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
       const response = await fetch(url + asset);
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toContain("immutable");
+    }
+  });
+
+  test("a long prompt is counted on the executable's own counting thread (its script is embedded)", async () => {
+    const fake = startFakeUpstream();
+    try {
+      const root = new ApiClient(url);
+      await root.login("root", "root-pass-1234");
+      await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "long-model": 1 }) });
+      await root.post("/api/channel/", {
+        type: 1,
+        name: "f",
+        key: "sk-x",
+        base_url: fake.url,
+        models: "long-model",
+        group: "default",
+      });
+      const key = (await root.post("/api/token/", { name: "k", unlimited_quota: true })).body.data.keys[0];
+      const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
+      const workers = () =>
+        readdirSync(`/proc/${server.pid}/task`).filter(
+          (task) => readFileSync(`/proc/${server.pid}/task/${task}/comm`, "utf8").trim() === "Worker",
+        ).length;
+      const before = workers();
+      const prompt = "the quick brown fox jumps over the lazy dog ".repeat(1000);
+      const reply = await client.chat.completions.create({
+        model: "long-model",
+        messages: [{ role: "user", content: prompt }],
+      });
+      expect(reply.choices[0]!.message.content).toBeString();
+      expect(workers()).toBe(before + 1);
+      expect(stderr).not.toContain("[tokens]");
+    } finally {
+      await fake.stop();
     }
   });
 

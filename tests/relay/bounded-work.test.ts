@@ -52,7 +52,7 @@ describe.each(DIALECTS)("a request's token estimate never stalls the gateway on 
   beforeAll(async () => {
     // An encoding loads once per process, on the first long prompt (a few hundred ms); the tests time the
     // counting, not that one load.
-    loadTokenizers();
+    await loadTokenizers();
     env = await startRelayEnv(dialect);
     await env.addChannel({ models: "gpt-4o-mini,text-embedding-3-small,rerank-1", group: "default" });
     await env.setPrices({ "gpt-4o-mini": 0.075, "text-embedding-3-small": 0.01, "rerank-1": 0.01 });

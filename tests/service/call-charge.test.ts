@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { CallCharge, type ChargedCall } from "../../src/service/billing/call-charge";
 import type { ServiceContext } from "../../src/service/context";
-import { countPartsInSlices } from "../../src/service/billing/estimate";
+import { countPartsOffThread } from "../../src/service/billing/estimate";
 import { ENDPOINTS, promptParts } from "../../src/service/relay/endpoints";
 import type { RelayError } from "../../src/service/relay/errors";
 import { newToken, newUser } from "../support/balance-rows";
@@ -254,7 +254,7 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await available(caller.user.id)).toBe(10_000_000 - 2_000);
     const charge = await opening;
-    const tokens = await countPartsInSlices("tok-model", promptParts("chat", body));
+    const tokens = await countPartsOffThread("tok-model", promptParts("chat", body));
     expect(tokens).toBeGreaterThan(40_000);
     expect(await available(caller.user.id)).toBe(10_000_000 - tokens * 2);
     charge.release();

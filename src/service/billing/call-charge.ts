@@ -7,7 +7,7 @@ import { invalidRequest, RelayError } from "../relay/errors";
 import { recordConsumption } from "../stats/record";
 import type { Reservation } from "./book";
 import { InsufficientQuotaError } from "./insufficient";
-import { countParts, countPartsInSlices, countTextTokens, partsLength, type PromptParts } from "./estimate";
+import { countPartsOffThread, countTextTokens, type PromptParts } from "./estimate";
 import { priceOf, UnpricedModelError, type Price } from "./pricing";
 import { quotaFor, reservationFor, type Usage } from "./quota";
 
@@ -65,9 +65,6 @@ function billedPart(call: ChargedCall, promptCounted: boolean): ChargedCall {
     },
   };
 }
-
-/** Prompt text up to this many characters is counted on the call's own turn (a few milliseconds at most). */
-const COUNT_AT_ONCE_CHARS = 16 * 1024;
 
 /** A balance that cannot cover the hold, as the relay refuses it. */
 export function refused(error: unknown): never {
@@ -130,19 +127,16 @@ export class CallCharge {
 
   /**
    * Prices the call in `group` and holds its cost: at once (no promise) when the caller's balances are in memory
-   * and the prompt is small. A small prompt is held at the PreConsumedQuota floor without counting, a mid-sized
-   * one counted at once; a long one is first held at the floor (a caller who cannot pay even that is refused
-   * before any tokenizer runs), then counted in slices that let other requests in, then held at its count.
+   * and the prompt is small. A small prompt is held at the PreConsumedQuota floor without counting; a longer one is
+   * first held at the floor (a caller who cannot pay even that is refused before any tokenizer runs), then counted
+   * on the counting thread (the server's thread goes on with other requests), then held at its count.
    */
   static open(call: ChargedCall, group: string): CallCharge | Promise<CallCharge> {
     const charge = new CallCharge(call, group);
     const { ctx, endpoint, req } = call;
     const floor = ctx.options.num("PreConsumedQuota");
     if (promptFitsIn(req.raw, floor)) return charge.hold(floor);
-    const parts = promptParts(endpoint.kind, req.json ?? {});
-    if (partsLength(parts) > COUNT_AT_ONCE_CHARS) return charge.holdCounted(parts, floor);
-    charge.promptTokens = countParts(req.model, parts);
-    return charge.hold(charge.promptTokens);
+    return charge.holdCounted(promptParts(endpoint.kind, req.json ?? {}), floor);
   }
 
   /** Holds the prompt (at least PreConsumedQuota tokens) plus its completion budget, priced like the bill. */
@@ -180,7 +174,7 @@ export class CallCharge {
     const minimum = this.reservation!;
     let counted: number;
     try {
-      counted = await countPartsInSlices(this.call.req.model, parts);
+      counted = await countPartsOffThread(this.call.req.model, parts);
     } finally {
       this.call.ctx.relay.book.release(minimum);
     }

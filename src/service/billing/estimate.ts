@@ -1,33 +1,19 @@
 /**
  * Token estimates for pre-consume and for replies the upstream did not meter (compat §5.2), counted with
- * OpenAI's BPE encodings (gpt-tokenizer). An encoding takes a few hundred ms to load, so each one is
- * loaded on first use, not at server start (o200k_base alone holds ~80 MB, which a gateway whose prompts all fit
- * the PreConsumedQuota floor never needs); the first long prompt of a process waits for that one load.
+ * OpenAI's BPE encodings (encodings.ts). A prompt that sizes a hold is counted on the counting thread
+ * (counting-thread.ts); the rare count at settle (a reply without usage) on the caller's thread.
  */
-import type * as Encoding from "gpt-tokenizer/encoding/o200k_base";
-import { countInSlices, countNow } from "./token-count";
+import { CountingThread } from "./counting-thread";
+import { encodingNamed, type EncodingName } from "./encodings";
+import { countNow } from "./token-count";
 
-type EncodingName = "o200k_base" | "cl100k_base";
+const countingThread = new CountingThread();
 
-const encodings = new Map<EncodingName, typeof Encoding>();
-
-function encoding(name: EncodingName): typeof Encoding {
-  let loaded = encodings.get(name);
-  if (!loaded) {
-    // Literal specifiers, so `bun build --compile` still bundles them.
-    loaded =
-      name === "cl100k_base"
-        ? require("gpt-tokenizer/encoding/cl100k_base")
-        : require("gpt-tokenizer/encoding/o200k_base");
-    encodings.set(name, loaded!);
-  }
-  return loaded!;
-}
-
-/** Loads both encodings now (each costs a few hundred ms of CPU). */
-export function loadTokenizers(): void {
-  encoding("o200k_base");
-  encoding("cl100k_base");
+/** Loads both encodings now, on the counting thread and on this one (each load costs a few hundred ms). */
+export async function loadTokenizers(): Promise<void> {
+  encodingNamed("o200k_base");
+  encodingNamed("cl100k_base");
+  await Promise.all([countingThread.count("o200k_base", []), countingThread.count("cl100k_base", [])]);
 }
 
 /** cl100k_base for the GPT-4 / GPT-3.5 generation and the embedding models; o200k_base for everything newer and for other vendors' models. */
@@ -44,7 +30,7 @@ export interface PromptParts {
   fixed: number;
 }
 
-const encoderFor = (model: string) => encoding(encodingFor(model));
+const encoderFor = (model: string) => encodingNamed(encodingFor(model));
 
 /** Tokens of one text, in bounded work (see token-count.ts). */
 export function countTextTokens(model: string, text: string): number {
@@ -56,9 +42,9 @@ export function countParts(model: string, parts: PromptParts): number {
   return parts.fixed + countNow(encoderFor(model), parts.texts);
 }
 
-/** The same count in slices of a few milliseconds, for prompts too long to count on one turn of the event loop. */
-export async function countPartsInSlices(model: string, parts: PromptParts): Promise<number> {
-  return parts.fixed + (await countInSlices(encoderFor(model), parts.texts));
+/** The same count on the counting thread, within its larger budget (see token-count.ts). */
+export async function countPartsOffThread(model: string, parts: PromptParts): Promise<number> {
+  return parts.fixed + (parts.texts.length > 0 ? await countingThread.count(encodingFor(model), parts.texts) : 0);
 }
 
 /** Characters of text in gathered prompt parts. */
