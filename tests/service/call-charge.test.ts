@@ -245,20 +245,51 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     expect(await available(poorKey.user.id)).toBe(100_000);
   });
 
-  test("a long prompt is held at the floor while it is counted, then at its count", async () => {
+  test("a long prompt whose UTF-8 size the balance covers is held at that size at once, uncounted", async () => {
     const caller = await newCaller(ctx, 10_000_000);
-    // Loaded and leased first, so the hold at the floor happens at once.
+    // Loaded and leased first, so the hold happens at once.
+    ctx.relay.book.release(await ctx.relay.book.reserve(caller.user.id, null, 1));
+    const body = { messages: [{ role: "user", content: `${longPrompt(40_000)} é` }] };
+    const opened = CallCharge.open(callOf(ctx, caller, "tok-model", body), "default");
+    expect(opened).toBeInstanceOf(CallCharge);
+    const parts = promptParts("chat", body);
+    const bytes = parts.fixed + Buffer.byteLength(parts.texts.join(""));
+    expect(await available(caller.user.id)).toBe(10_000_000 - bytes * 2);
+    const charge = opened as CallCharge;
+    expect(charge.estimatedTokens).toBe(bytes);
+    charge.answeredBy(1, "default", "tok-model");
+    charge.settle({ promptTokens: 9_000, completionTokens: 10, cachedTokens: 0 }, "", 5);
+    expect(await available(caller.user.id)).toBe(10_000_000 - (9_000 + 10 * 3) * 2);
+  });
+
+  test("a long prompt whose UTF-8 size the balance does not cover is held at the floor, counted, then held at its count", async () => {
+    const caller = await newCaller(ctx, 300_000);
     ctx.relay.book.release(await ctx.relay.book.reserve(caller.user.id, null, 1));
     const body = { messages: [{ role: "user", content: longPrompt(40_000) }] };
     const opening = CallCharge.open(callOf(ctx, caller, "tok-model", body), "default");
+    expect(opening).toBeInstanceOf(Promise);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(await available(caller.user.id)).toBe(10_000_000 - 2_000);
+    expect(await available(caller.user.id)).toBe(300_000 - 2_000);
     const charge = await opening;
     const tokens = await countPartsOffThread("tok-model", promptParts("chat", body));
     expect(tokens).toBeGreaterThan(40_000);
-    expect(await available(caller.user.id)).toBe(10_000_000 - tokens * 2);
+    expect(await available(caller.user.id)).toBe(300_000 - tokens * 2);
     charge.release();
-    expect(await available(caller.user.id)).toBe(10_000_000);
+    expect(await available(caller.user.id)).toBe(300_000);
+  });
+
+  test("a caller under a token-rate limit has a long prompt counted, however large the balance (the limit reads the hold)", async () => {
+    const limited = await newCaller(ctx, 10_000_000);
+    limited.user = { ...limited.user, tpm_limit: 1_000_000 };
+    ctx.relay.book.release(await ctx.relay.book.reserve(limited.user.id, null, 1));
+    const body = { messages: [{ role: "user", content: longPrompt(40_000) }] };
+    const opening = CallCharge.open(callOf(ctx, limited, "tok-model", body), "default");
+    expect(opening).toBeInstanceOf(Promise);
+    const charge = await opening;
+    const tokens = await countPartsOffThread("tok-model", promptParts("chat", body));
+    expect(charge.estimatedTokens).toBe(tokens);
+    expect(await available(limited.user.id)).toBe(10_000_000 - tokens * 2);
+    charge.release();
   });
 
   test("a caller with 0 quota and a long prompt is refused before the prompt is counted", async () => {
