@@ -174,9 +174,10 @@ export class CallCharge {
       if (!held) return undefined;
       this.reservation = held;
       return this;
-    } catch {
+    } catch (error) {
       // Not covered: counted, and held at the count.
-      return undefined;
+      if (error instanceof InsufficientQuotaError) return undefined;
+      throw error;
     }
   }
 
