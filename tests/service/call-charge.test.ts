@@ -262,6 +262,23 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     expect(await available(caller.user.id)).toBe(10_000_000 - (9_000 + 10 * 3) * 2);
   });
 
+  test("a long prompt held uncounted is billed at its count when the reply has no usage, streamed or not", async () => {
+    const caller = await newCaller(ctx, 10_000_000);
+    ctx.relay.book.release(await ctx.relay.book.reserve(caller.user.id, null, 1));
+    const body = { messages: [{ role: "user", content: longPrompt(3_000) }] };
+    const tokens = await countPartsOffThread("tok-model", promptParts("chat", body));
+    for (const stream of [false, true]) {
+      const call = callOf(ctx, caller, "tok-model", body);
+      call.req = { ...call.req, stream };
+      const charge = CallCharge.open(call, "default") as CallCharge;
+      charge.answeredBy(1, "default", "tok-model");
+      // A stream's prompt is counted on the counting thread meanwhile; the count below comes after it.
+      if (stream) await countPartsOffThread("tok-model", promptParts("chat", body));
+      charge.settle(undefined, "", 5, "eof");
+      expect({ stream, prompt: (await lastLog(caller.user.id)).prompt_tokens }).toEqual({ stream, prompt: tokens });
+    }
+  });
+
   test("a long prompt whose UTF-8 size the balance does not cover is held at the floor, counted, then held at its count", async () => {
     const caller = await newCaller(ctx, 300_000);
     ctx.relay.book.release(await ctx.relay.book.reserve(caller.user.id, null, 1));

@@ -53,9 +53,7 @@ export class StreamEvents {
 
   /** The bytes to forward for one read: its whole events (what remains buffered, at the end). Sets `sawDone`. */
   take(result: ReadableStreamReadResult<Uint8Array>): string {
-    const events = result.done ? this.splitter.rest() : this.splitter.push(result.value);
-    const whole = this.splitter.takeWhole();
-    return this.forwarded(events) ?? whole ?? events.map(withBlankLine).join("");
+    return this.bytesFor(result.done ? this.splitter.rest() : this.splitter.push(result.value));
   }
 
   /**
@@ -75,7 +73,11 @@ export class StreamEvents {
 
   /** The bytes to forward for whole events already as text (a mapped stream's), as `take`. */
   takeText(text: string): string {
-    const events = this.splitter.pushText(text);
+    return this.bytesFor(this.splitter.pushText(text));
+  }
+
+  /** The bytes for the events the splitter just gave: the pushed text itself when they all go as they came. */
+  private bytesFor(events: string[]): string {
     const whole = this.splitter.takeWhole();
     return this.forwarded(events) ?? whole ?? events.map(withBlankLine).join("");
   }

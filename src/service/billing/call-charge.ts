@@ -8,7 +8,7 @@ import { trafficLimited } from "../relay/token-rate-limit";
 import { recordConsumption } from "../stats/record";
 import type { Reservation } from "./book";
 import { InsufficientQuotaError } from "./insufficient";
-import { countPartsOffThread, countTextTokens, type PromptParts } from "./estimate";
+import { countParts, countPartsOffThread, countTextTokens, type PromptParts } from "./estimate";
 import { priceOf, UnpricedModelError, type Price } from "./pricing";
 import { quotaFor, reservationFor, type Usage } from "./quota";
 
@@ -106,6 +106,8 @@ export class CallCharge {
   private reservation: Reservation | undefined = undefined;
   /** The prompt's token count, once counted (a small prompt is held at the floor without counting). */
   private promptTokens: number | undefined = undefined;
+  /** A long prompt held uncounted (see holdUncounted): its parts, until the counting thread has counted them. */
+  private uncounted: PromptParts | undefined = undefined;
   private channelId = 0;
   private upstreamModel = "";
   private family = "";
@@ -160,9 +162,10 @@ export class CallCharge {
   /**
    * Holds a long prompt uncounted, at its UTF-8 size (no token is shorter than a byte, so that covers its count),
    * when the caller's balances cover it at once and no token-rate limit reads the hold (a limit takes the hold's
-   * tokens for the call's); undefined otherwise, and the prompt is counted. Counting a 32 KiB prompt cost ~0.7 ms
-   * of CPU and ~700 KB of garbage, for a hold: nearly every upstream reports the usage that bills the call, and a
-   * reply without usage has its prompt counted at settle.
+   * tokens for the call's); undefined otherwise, and the prompt is counted first. Counting a 32 KiB prompt on the
+   * call's way cost ~0.7 ms of the server's thread and ~700 KB of its garbage for a hold: nearly every upstream
+   * reports the usage that bills the call. A stream still counts it, on the counting thread once a channel answered
+   * (see answeredBy), so that it need not keep the prompt for a reply without usage.
    */
   private holdUncounted(parts: PromptParts, floor: number): CallCharge | undefined {
     const { ctx, caller } = this.call;
@@ -173,6 +176,7 @@ export class CallCharge {
       const held = ctx.relay.book.reserveAtOnce(caller.user.id, this.tokenOf(), this.amountFor(Math.max(floor, bytes)));
       if (!held) return undefined;
       this.reservation = held;
+      this.uncounted = parts;
       return this;
     } catch (error) {
       // Not covered: counted, and held at the count.
@@ -242,13 +246,30 @@ export class CallCharge {
     this.upstreamModel = upstreamModel;
     this.family = family;
     this.notes = notes;
-    this.call = billedPart(this.call, this.promptTokens !== undefined);
+    if (this.uncounted && this.call.req.stream) this.countOffThread(this.uncounted);
+    this.call = billedPart(this.call, this.promptTokens !== undefined || this.uncounted !== undefined);
+  }
+
+  /**
+   * Counts an uncounted prompt on the counting thread, for a reply without usage: a stream lives long, and keeping
+   * its request for a count at settle cost each open stream a copy of the prompt. Until the count comes back only
+   * the prompt's parts are kept.
+   */
+  private countOffThread(parts: PromptParts): void {
+    const settleCount = (tokens: number) => {
+      this.promptTokens ??= tokens;
+      this.uncounted = undefined;
+    };
+    countPartsOffThread(this.call.req.model, parts).then(settleCount, () => {});
   }
 
   /** Usage as we count it when the upstream reported none: the prompt's estimate and `text`'s tokens. */
   countedUsage(text: string): Usage {
     const { endpoint, req } = this.call;
-    this.promptTokens ??= estimatePromptTokens(endpoint.kind, req.model, req.json ?? {});
+    this.promptTokens ??= this.uncounted
+      ? countParts(req.model, this.uncounted)
+      : estimatePromptTokens(endpoint.kind, req.model, req.json ?? {});
+    this.uncounted = undefined;
     return { promptTokens: this.promptTokens, completionTokens: countTextTokens(req.model, text), cachedTokens: 0 };
   }
 
