@@ -36,25 +36,28 @@ describe("the text a stream generated, kept for a count", () => {
     // Warmed first: the optimizing compiler must not change what is kept.
     const warm = new StreamedText("chat");
     for (let i = 0; i < 200_000; i++) warm.keep(event(i % 100));
-    const streams: StreamedText[] = [];
-    for (let s = 0; s < 200; s++) {
-      const kept = new StreamedText("chat");
-      for (let i = 0; i < 7; i++) kept.keep(event(s * 10 + i));
-      streams.push(kept);
-    }
-    const last = streams[199]!.text;
     // What the streams hold is what letting them go frees: the heap's growth over the loop, in a long test run, also
-    // counted whatever else the heap grew by.
-    const count = streams.length;
-    Bun.gc(true);
-    const held = heapStats();
-    streams.length = 0;
-    Bun.gc(true);
-    const released = heapStats();
-    const perStream = (held.heapSize + held.extraMemorySize - released.heapSize - released.extraMemorySize) / count;
-    expect(last).toBe("t1990 t1991 t1992 t1993 t1994 t1995 t1996 ");
-    // 7 events are ~56 KiB; their text and the object keeping it, well under 2 KiB.
-    expect(perStream).toBeLessThan(2048);
+    // counted whatever else the heap grew by. The least of three readings: in the whole suite other threads of the
+    // process (a counting thread, a checkpointer) run beside it, and one reading once took 4.2 KiB a stream.
+    const perStream = (): number => {
+      const streams: StreamedText[] = [];
+      for (let s = 0; s < 200; s++) {
+        const kept = new StreamedText("chat");
+        for (let i = 0; i < 7; i++) kept.keep(event(s * 10 + i));
+        streams.push(kept);
+      }
+      expect(streams[199]!.text).toBe("t1990 t1991 t1992 t1993 t1994 t1995 t1996 ");
+      const count = streams.length;
+      Bun.gc(true);
+      const held = heapStats();
+      streams.length = 0;
+      Bun.gc(true);
+      const released = heapStats();
+      return (held.heapSize + held.extraMemorySize - released.heapSize - released.extraMemorySize) / count;
+    };
+    // 7 events are ~56 KiB; their text and the object keeping it, well under 2 KiB (a piece that still held its
+    // event read ~115 KiB a stream).
+    expect(Math.min(perStream(), perStream(), perStream())).toBeLessThan(2048);
     // Read last, so the warm-up's text stays alive through both readings rather than being freed between them.
     expect(warm.text.length).toBeGreaterThan(0);
   });
