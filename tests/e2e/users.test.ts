@@ -9,7 +9,9 @@ const row = (username: string) =>
 async function findUser(username: string) {
   await ui.page.goto("/user");
   await ui.page.fill("input[name=keyword]", username);
+  const searched = ui.page.waitForResponse((r) => new URL(r.url()).searchParams.get("keyword") === username);
   await ui.page.getByRole("button", { name: "Search", exact: true }).click();
+  await searched;
   await row(username).waitFor();
   return row(username);
 }
@@ -33,12 +35,33 @@ describe("user administration", () => {
   test("search by keyword and by group narrows the paged list", async () => {
     const user = await registeredUser(ui.session);
     const found = await findUser(user.username);
+    // The unfiltered first page shows the new user too; the searched page shows only it.
+    await ui.page.waitForFunction(() => document.querySelectorAll("[data-testid=users-table] tbody tr").length === 1);
     expect(await ui.page.locator("[data-testid=users-table] tbody tr").count()).toBe(1);
     expect(await found.textContent()).toContain(user.username);
     await ui.page.fill("input[name=keyword]", "");
     await ui.page.selectOption("select[name=group]", "vip");
     await ui.page.getByRole("button", { name: "Search", exact: true }).click();
     await ui.page.getByText("No data").waitFor();
+  });
+
+  test("a slow answer for the unfiltered list does not replace the search asked for since", async () => {
+    const user = await registeredUser(ui.session);
+    const unfiltered = (url: URL) => url.pathname === "/api/user/";
+    await ui.page.route(unfiltered, async (route) => {
+      await Bun.sleep(1000);
+      await route.continue();
+    });
+    const slowFinished = ui.page.waitForEvent("requestfinished", (r) => unfiltered(new URL(r.url())));
+    try {
+      await findUser(user.username);
+      await slowFinished;
+      // Two frames: React has rendered whatever the slow answer set.
+      await ui.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      expect(await ui.page.locator("[data-testid=users-table] tbody tr").count()).toBe(1);
+    } finally {
+      await ui.page.unroute(unfiltered);
+    }
   });
 
   test("the page size choice (10/20/50/100) is kept in localStorage page-size", async () => {

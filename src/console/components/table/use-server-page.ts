@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../../api";
 import { pageSize } from "../../state/page-size";
 import type { PaginationState } from "./paged-table";
@@ -19,9 +19,12 @@ export function useServerPage<Row>(url: (page: number, size: number) => string) 
   const [page, setPage] = useState<ServerPage<Row>>({ items: [], total: 0 });
   const size = pageSize.value;
   const path = url(pageIndex + 1, size);
+  const current = useRef(path);
+  current.current = path;
   const load = useCallback(async () => {
     const reply = await api.get<ServerPage<Row>>(path);
-    if (reply.ok) setPage({ items: reply.data.items ?? [], total: reply.data.total ?? 0 });
+    // A slow answer for an earlier filter or page must not replace the one asked for since.
+    if (reply.ok && current.current === path) setPage({ items: reply.data.items ?? [], total: reply.data.total ?? 0 });
   }, [path]);
   useEffect(() => {
     void load();
