@@ -164,6 +164,21 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     });
   });
 
+  test("a whole reply without usage is counted on the counting thread, exactly past the budget of a count on the call's turn", async () => {
+    const caller = await newCaller(ctx, 100_000_000);
+    const charge = await CallCharge.open(callOf(ctx, caller, "tok-model", hello), "default");
+    charge.answeredBy(1, "default", "tok-model");
+    const text = longPrompt(12_000);
+    expect(text.length).toBeGreaterThan(64 * 1024);
+    await charge.settleWhole(undefined, text, 5);
+    const log = await lastLog(caller.user.id);
+    expect({ prompt: log.prompt_tokens, completion: log.completion_tokens }).toEqual({
+      prompt: await countPartsOffThread("tok-model", promptParts("chat", hello)),
+      completion: await countPartsOffThread("tok-model", { texts: [text], fixed: 0 }),
+    });
+    expect(JSON.parse(log.other!)).toMatchObject({ usage_source: "estimated" });
+  });
+
   test("a prompt counted at the hold is billed at that count when the upstream reports no usage, once answered", async () => {
     const caller = await newCaller(ctx, 1_000_000);
     const body = { messages: [{ role: "user", content: longPrompt(600) }] };
@@ -274,7 +289,8 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
       charge.answeredBy(1, "default", "tok-model");
       // A stream's prompt is counted on the counting thread meanwhile; the count below comes after it.
       if (stream) await countPartsOffThread("tok-model", promptParts("chat", body));
-      charge.settle(undefined, "", 5, "eof");
+      if (stream) charge.settle(undefined, "", 5, "eof");
+      else await charge.settleWhole(undefined, "", 5);
       expect({ stream, prompt: (await lastLog(caller.user.id)).prompt_tokens }).toEqual({ stream, prompt: tokens });
     }
   });

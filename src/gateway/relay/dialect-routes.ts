@@ -1,6 +1,6 @@
 import type { ServiceContext } from "../../service/context";
 import { authenticateRelayKey, checkModelAllowed } from "../../service/relay/caller";
-import { ENDPOINTS, estimatePromptTokens } from "../../service/relay/endpoints";
+import { ENDPOINTS, promptTokensOffThread } from "../../service/relay/endpoints";
 import { clientIp } from "../http/client-ip";
 import { anthropicDialect } from "./dialects/anthropic";
 import { geminiDialect } from "./dialects/gemini";
@@ -86,7 +86,7 @@ export function dialectCall(ctx: ServiceContext) {
       const req = await parseInboundRequest(request, dialect, route, limit, streamWording(ctx));
       if (action === "count_tokens") {
         checkModelAllowed(caller.token, req.model);
-        const tokens = estimatePromptTokens("chat", req.model, req.json!);
+        const tokens = await promptTokensOffThread("chat", req.model, req.json!);
         return json(dialect.countReply ? dialect.countReply(tokens) : { input_tokens: tokens }, requestId);
       }
       const endpoint = { kind: "chat", streams: true } as const;

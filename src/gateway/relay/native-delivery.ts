@@ -147,7 +147,7 @@ export async function deliverNative(
   } catch {}
   const usage = usageOf(native.replyUsage(reply));
   noteId(native.replyId?.(reply));
-  settle(usage, usage ? "" : native.replyText(reply), Date.now() - call.startedAt);
+  await charge.settleWhole(usage, usage ? "" : native.replyText(reply), Date.now() - call.startedAt);
   return new Response(text, {
     status: response.status,
     headers: { "content-type": contentType, "x-tollgate-request-id": call.requestId },

@@ -357,7 +357,7 @@ async function deliverTranslated(
   }
   const usage = reportedUsage(s.endpoint.kind, reply);
   const text = usage ? "" : generatedText(s.endpoint.kind, reply);
-  charge.settle(usage, text, Date.now() - s.startedAt);
+  await charge.settleWhole(usage, text, Date.now() - s.startedAt);
   return new Response(JSON.stringify(reply), {
     status: 200,
     headers: { "content-type": "application/json", "x-tollgate-request-id": s.requestId },
@@ -435,7 +435,7 @@ async function deliver(
   } else if (s.endpoint.kind === "transcriptions") {
     text = utf8.decode(bytes);
   }
-  charge.settle(usage, text, Date.now() - s.startedAt);
+  await charge.settleWhole(usage, text, Date.now() - s.startedAt);
   const headers: Record<string, string> = { "x-tollgate-request-id": s.requestId };
   if (contentType) headers["content-type"] = contentType;
   return new Response(bytes as Uint8Array<ArrayBuffer>, { status: response.status, headers });

@@ -3,7 +3,7 @@ import type { ServiceContext } from "../../service/context";
 import { gatedFetch } from "../../service/egress/gated-fetch";
 import { upstreamGate } from "../../service/egress/site-gate";
 import { authenticateRelayKey, checkModelAllowed, type RelayCaller } from "../../service/relay/caller";
-import { estimatePromptTokens } from "../../service/relay/endpoints";
+import { promptTokensOffThread } from "../../service/relay/endpoints";
 import { invalidRequest, RelayError } from "../../service/relay/errors";
 import { maskUpstreamText } from "../../service/relay/mask";
 import { mapModel } from "../../service/relay/model-mapping";
@@ -103,13 +103,14 @@ function openaiChannelFor(ctx: ServiceContext, caller: RelayCaller, model: strin
 }
 
 /** The gateway's own count of a Responses request's prompt, as the pivot it would be translated to. */
-function estimatedInputTokens(model: string, body: Record<string, any>) {
-  let tokens: number;
+async function estimatedInputTokens(model: string, body: Record<string, any>) {
+  let chat: Record<string, any> | undefined;
   try {
-    tokens = estimatePromptTokens("chat", model, responsesToChat({ ...body, stream: false }).chat);
-  } catch {
-    tokens = estimatePromptTokens("responses", model, body);
-  }
+    chat = responsesToChat({ ...body, stream: false }).chat;
+  } catch {}
+  const tokens = await (chat
+    ? promptTokensOffThread("chat", model, chat)
+    : promptTokensOffThread("responses", model, body));
   return Response.json({ object: "response.input_tokens", input_tokens: tokens });
 }
 

@@ -263,7 +263,10 @@ export class CallCharge {
     countPartsOffThread(this.call.req.model, parts).then(settleCount, () => {});
   }
 
-  /** Usage as we count it when the upstream reported none: the prompt's estimate and `text`'s tokens. */
+  /**
+   * Usage as we count it when the upstream reported none: the prompt's estimate and `text`'s tokens, counted now
+   * (the server's thread waits for the counting thread), for a stream's end, which writes it before [DONE].
+   */
   countedUsage(text: string): Usage {
     const { endpoint, req } = this.call;
     this.promptTokens ??= this.uncounted
@@ -274,17 +277,41 @@ export class CallCharge {
   }
 
   /**
+   * `settle` for a whole reply, which can wait for its count: a reply without usage is counted on the counting
+   * thread while the server's thread goes on (a stream's end cannot wait, see countedUsage).
+   */
+  settleWhole(reported: Usage | undefined, text: string, firstResponseMs: number): void | Promise<void> {
+    if (reported) return this.settle(reported, text, firstResponseMs);
+    return this.usageOffThread(text).then((usage) => this.bill(usage, true, firstResponseMs, undefined));
+  }
+
+  private async usageOffThread(text: string): Promise<Usage> {
+    const { endpoint, req } = this.call;
+    const prompt = this.uncounted ?? promptParts(endpoint.kind, req.json ?? {});
+    const [promptTokens, completionTokens] = await Promise.all([
+      this.promptTokens ?? countPartsOffThread(req.model, prompt),
+      text ? countPartsOffThread(req.model, { texts: [text], fixed: 0 }) : 0,
+    ]);
+    this.promptTokens ??= promptTokens;
+    this.uncounted = undefined;
+    return { promptTokens: this.promptTokens, completionTokens, cachedTokens: 0 };
+  }
+
+  /**
    * Bills the exact cost of `reported` usage, or of the counted usage of `text` when the upstream reported none:
    * the charge and its log row go to the book (its journal has them before the reply is answered), the
    * dashboard rollup counts them. Only the first settle or release of a call counts.
    */
   settle(reported: Usage | undefined, text: string, firstResponseMs: number, streamEnd?: string): void {
+    this.bill(reported ?? this.countedUsage(text), !reported, firstResponseMs, streamEnd);
+  }
+
+  private bill(usage: Usage, estimated: boolean, firstResponseMs: number, streamEnd: string | undefined): void {
     const { ctx, caller, req } = this.call;
     this.settled = true;
-    const usage = reported ?? this.countedUsage(text);
     const quota = quotaFor(this.price, usage, ctx.options.num("QuotaPerUnit")) * this.calls;
     const log = ctx.options.bool("LogConsumeEnabled")
-      ? this.logRow(usage, !reported, quota, firstResponseMs, streamEnd)
+      ? this.logRow(usage, estimated, quota, firstResponseMs, streamEnd)
       : null;
     ctx.relay.book.settle(this.reservation!, { channelId: this.channelId, quota, log });
     ctx.relay.metrics.settled({

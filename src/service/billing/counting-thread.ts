@@ -1,6 +1,6 @@
 import { encodingNamed, type EncodingName } from "./encodings";
-import { countInSlices } from "./token-count";
-import type { CountReply, CountRequest } from "./token-worker";
+import { countInSlices, countNow } from "./token-count";
+import { AnswerCell, type CountReply, type CountRequest } from "./count-protocol";
 
 /** Bun's Worker, which can stop keeping the process alive. */
 type BunWorker = Worker & { ref(): void; unref(): void };
@@ -21,6 +21,12 @@ export const TOKEN_WORKER_URL = import.meta.url.startsWith("file:///$bunfs/")
   : new URL("./token-worker.ts", import.meta.url);
 
 /**
+ * How long the server's thread waits for a count it cannot go on without (see `countWaiting`): the thread's first
+ * count loads its encoding (~0.2–0.5 s), later ones take a few milliseconds.
+ */
+export const WAIT_FOR_COUNT_MS = 3000;
+
+/**
  * Counts prompts on a thread of their own (token-worker.ts), made on the first count. Counting a 32 KiB prompt on
  * the server's thread cost ~0.7 ms and ~700 KB of garbage, and a loaded encoding put 20–30 MB of live cells in the
  * server's heap, which every full collection then marked while every open stream waited; on its own thread
@@ -35,7 +41,10 @@ export class CountingThread {
   private unavailable = false;
   private answered = false;
 
-  constructor(private readonly workerUrl = TOKEN_WORKER_URL) {}
+  constructor(
+    private readonly workerUrl = TOKEN_WORKER_URL,
+    private readonly waitForCountMs = WAIT_FOR_COUNT_MS,
+  ) {}
 
   count(encoding: EncodingName, texts: string[]): Promise<number> {
     const worker = this.started();
@@ -47,6 +56,29 @@ export class CountingThread {
       if (this.waiting.size === 1) worker.ref();
       worker.postMessage({ id, encoding, texts } satisfies CountRequest);
     });
+  }
+
+  /**
+   * The same count within the budget of a count on the caller's turn, for a caller that cannot await it (a reply
+   * without usage, billed as its stream ends): the server's thread waits for the counting thread's answer, so the
+   * encodings still never enter its heap. A thread that does not answer within WAIT_FOR_COUNT_MS, or cannot count,
+   * leaves the count to the server's thread.
+   */
+  countWaiting(encoding: EncodingName, texts: string[]): number {
+    const worker = this.started();
+    if (worker) {
+      const answer = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+      worker.postMessage({ id: 0, encoding, texts, answer: answer.buffer as SharedArrayBuffer } satisfies CountRequest);
+      Atomics.wait(answer, AnswerCell.state, 0, this.waitForCountMs);
+      const state = Atomics.load(answer, AnswerCell.state);
+      if (state === AnswerCell.ANSWERED) {
+        this.answered = true;
+        return answer[AnswerCell.tokens]!;
+      }
+      // A thread that has answered before is only busy: this count is made here, and the thread kept.
+      if (state === 0 && !this.answered) this.fail(`no answer within ${this.waitForCountMs} ms`);
+    }
+    return countNow(encodingNamed(encoding), texts);
   }
 
   private started(): BunWorker | undefined {

@@ -1,18 +1,16 @@
 /**
  * Token estimates for pre-consume and for replies the upstream did not meter (compat §5.2), counted with
- * OpenAI's BPE encodings (encodings.ts). A prompt that sizes a hold is counted on the counting thread
- * (counting-thread.ts); the rare count at settle (a reply without usage) on the caller's thread.
+ * OpenAI's BPE encodings (encodings.ts), all on the counting thread (counting-thread.ts): a prompt that sizes a
+ * hold while the call awaits it; the rare count at settle (a reply without usage) while the server's thread
+ * waits for it, so the encodings' 20–30 MB never enter the server's heap.
  */
 import { CountingThread } from "./counting-thread";
-import { encodingNamed, type EncodingName } from "./encodings";
-import { countNow } from "./token-count";
+import type { EncodingName } from "./encodings";
 
 const countingThread = new CountingThread();
 
-/** Loads both encodings now, on the counting thread and on this one (each load costs a few hundred ms). */
+/** Loads both encodings now on the counting thread (each load costs a few hundred ms). */
 export async function loadTokenizers(): Promise<void> {
-  encodingNamed("o200k_base");
-  encodingNamed("cl100k_base");
   await Promise.all([countingThread.count("o200k_base", []), countingThread.count("cl100k_base", [])]);
 }
 
@@ -30,16 +28,14 @@ export interface PromptParts {
   fixed: number;
 }
 
-const encoderFor = (model: string) => encodingNamed(encodingFor(model));
-
-/** Tokens of one text, in bounded work (see token-count.ts). */
+/** Tokens of one text, in bounded work (see token-count.ts), counted now. */
 export function countTextTokens(model: string, text: string): number {
-  return text ? countNow(encoderFor(model), [text]) : 0;
+  return text ? countingThread.countWaiting(encodingFor(model), [text]) : 0;
 }
 
 /** Tokens of gathered prompt parts, counted now in bounded work. */
 export function countParts(model: string, parts: PromptParts): number {
-  return parts.fixed + countNow(encoderFor(model), parts.texts);
+  return parts.fixed + (parts.texts.length > 0 ? countingThread.countWaiting(encodingFor(model), parts.texts) : 0);
 }
 
 /** The same count on the counting thread, within its larger budget (see token-count.ts). */

@@ -1,4 +1,4 @@
-import { chatPromptParts, countParts, inputParts, type PromptParts } from "../billing/estimate";
+import { chatPromptParts, countParts, countPartsOffThread, inputParts, type PromptParts } from "../billing/estimate";
 import type { Usage } from "../billing/quota";
 import type { EndpointKind } from "../../shared/endpoint-kind";
 import { tokenCount } from "../../shared/token-count";
@@ -72,6 +72,10 @@ export function promptParts(kind: EndpointKind, body: Body): PromptParts {
 /** The prompt's size in tokens, counted with a real tokenizer in bounded work. */
 export const estimatePromptTokens = (kind: EndpointKind, model: string, body: Body) =>
   countParts(model, promptParts(kind, body));
+
+/** The same, for a caller that can await it (a count_tokens route): counted exactly up to a million characters. */
+export const promptTokensOffThread = (kind: EndpointKind, model: string, body: Body) =>
+  countPartsOffThread(model, promptParts(kind, body));
 
 const MEDIA_PART = /"(image_url|input_image|input_audio|input_file|file|image)"/;
 
