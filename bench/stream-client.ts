@@ -82,6 +82,11 @@ class Samples {
 
 const gaps = new Samples();
 const firstBytes = new Samples();
+/**
+ * A chunk's latency: its arrival less the fake's wall-clock stamp of its send (both processes' `timeOrigin + now`).
+ * The gaps cancel a delay every chunk has; this shows it (a core near saturation queues every chunk).
+ */
+const latencies = new Samples();
 let started = 0;
 let completed = 0;
 let failed = 0;
@@ -172,7 +177,10 @@ function scanMarkers(slot: Slot, data: Buffer, now: number) {
     } else if (inWindow(now)) {
       gaps.push(now - slot.prevArrival - (sent - slot.prevSent));
     }
-    if (inWindow(now)) chunksInWindow++;
+    if (inWindow(now)) {
+      chunksInWindow++;
+      latencies.push(performance.timeOrigin + now - sent);
+    }
     slot.prevArrival = now;
     slot.prevSent = sent;
   }
@@ -315,6 +323,7 @@ const firstStall = stuck[0] && stallOf(stuck[0]);
 for (const slot of all) slot.socket?.terminate();
 const gap = percentiles(gaps.values, gaps.count);
 const first = percentiles(firstBytes.values, firstBytes.count);
+const latency = percentiles(latencies.values, latencies.count);
 console.log(
   JSON.stringify({
     started,
@@ -330,6 +339,8 @@ console.log(
     gapP99: gap.p99,
     firstP50: first.p50,
     firstP99: first.p99,
+    latencyP50: latency.p50,
+    latencyP99: latency.p99,
     firstFailure,
     firstStall,
   }),

@@ -95,6 +95,9 @@ interface ClientFigures {
   gapP99: number;
   firstP50: number;
   firstP99: number;
+  /** A stream's chunks: the time from the fake's send to the client's receipt (see stream-client.ts). */
+  latencyP50: number;
+  latencyP99: number;
   firstFailure?: string;
   firstStall?: string;
 }
@@ -403,7 +406,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         "main user / sys, other threads",
         shape.stream ? "added gap p50 ms" : "added latency p50 ms",
         "p99 ms",
-        ...(shape.stream ? ["added TTFB p50 ms", "p99 ms"] : []),
+        ...(shape.stream ? ["added TTFB p50 ms", "p99 ms", "chunk latency p50 ms", "p99 ms"] : []),
         "RSS MB",
         "RSS/open KiB",
         `fake+client µs/${unit}`,
@@ -424,7 +427,9 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
             [r.mainUserPerUnitMicros, r.mainSysPerUnitMicros, r.othersPerUnitMicros].map((v) => fmt(v, 1)).join(" / "),
             fmt(shape.stream ? r.gapP50 : r.firstP50, 2),
             fmt(shape.stream ? r.gapP99 : r.firstP99, 2),
-            ...(shape.stream ? [fmt(r.firstP50, 2), fmt(r.firstP99, 2)] : []),
+            ...(shape.stream
+              ? [fmt(r.firstP50, 2), fmt(r.firstP99, 2), fmt(r.latencyP50, 2), fmt(r.latencyP99, 2)]
+              : []),
             fmt(r.plateauRss / (KiB * KiB), 0),
             fmt(r.rssPerOpen / KiB, 1),
             fmt(r.loadCpuPerUnitMicros, 1),

@@ -119,6 +119,52 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
     }
   });
 
+  test("replies without usage are counted on the counting thread, streamed or not", async () => {
+    const fake = startFakeUpstream();
+    try {
+      const root = new ApiClient(url);
+      await root.login("root", "root-pass-1234");
+      await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "fake-no-usage": 1 }) });
+      await root.post("/api/channel/", {
+        type: 1,
+        name: "no-usage",
+        key: "sk-x",
+        base_url: fake.url,
+        models: "fake-no-usage",
+        group: "default",
+      });
+      const key = (await root.post("/api/token/", { name: "n", unlimited_quota: true })).body.data.keys[0];
+      const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
+      const messages = [{ role: "user" as const, content: "count me" }];
+      const whole = await client.chat.completions.create({ model: "fake-no-usage", messages });
+      expect(whole.usage).toBeUndefined();
+      const stream = await client.chat.completions.create({
+        model: "fake-no-usage",
+        messages,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let counted: OpenAI.CompletionUsage | undefined | null;
+      for await (const chunk of stream) counted ??= chunk.usage;
+      expect(counted?.completion_tokens).toBeGreaterThan(0);
+      expect(counted?.prompt_tokens).toBeGreaterThan(0);
+      expect(stderr).not.toContain("[tokens]");
+    } finally {
+      await fake.stop();
+    }
+  });
+
+  test("modules loaded on first use are in the executable: a new user's look-alike key, a two-factor setup", async () => {
+    const root = new ApiClient(url);
+    await root.login("root", "root-pass-1234");
+    const created = await root.post("/api/user/", { username: "lazy-module", password: "password123" });
+    expect(created.body).toMatchObject({ success: true });
+    const lookAlike = await root.post("/api/user/", { username: "LAZY-M0DULE", password: "password123" });
+    expect(lookAlike.body.success).toBe(false);
+    const setup = await root.post("/api/user/2fa/setup");
+    expect(setup.body.data.uri).toStartWith("otpauth://totp/");
+  });
+
   test("unknown API paths still answer JSON 404s", async () => {
     const response = await fetch(`${url}/api/nope`);
     expect(response.status).toBe(404);

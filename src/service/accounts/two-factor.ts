@@ -1,4 +1,4 @@
-import { Secret, TOTP } from "otpauth";
+import type * as Otp from "otpauth";
 import { advanceTotpStep, replaceRecoveryCodes, updateUser } from "../../db/queries/users";
 import type { UserRow } from "../../db/schema";
 import { Role } from "../../shared/constants";
@@ -28,14 +28,17 @@ export function refuseAdminWithoutTwoFactor(ctx: ServiceContext, user: UserRow, 
 const seal = (ctx: ServiceContext, plain: string) => ctx.db.secrets?.seal(plain) ?? plain;
 const open = (ctx: ServiceContext, stored: string) => ctx.db.secrets?.open(stored) ?? stored;
 
+/** otpauth, loaded on the first two-factor check: every loaded module is marked by each full collection. */
+const otp = (): typeof Otp => require("otpauth");
+
 const totpOf = (ctx: ServiceContext, user: UserRow, base32: string) =>
-  new TOTP({
+  new (otp().TOTP)({
     issuer: ctx.options.raw("SystemName"),
     label: user.username,
     algorithm: "SHA1",
     digits: 6,
     period: PERIOD_SECONDS,
-    secret: Secret.fromBase32(base32),
+    secret: otp().Secret.fromBase32(base32),
   });
 
 const recoveryHash = (ctx: ServiceContext, userId: number, code: string) =>
@@ -54,7 +57,7 @@ export async function beginTwoFactorSetup(
   user: UserRow,
 ): Promise<{ secret: string; uri: string }> {
   if (twoFactorEnabled(user)) refuse("two-factor sign-in is already on");
-  const secret = new Secret({ size: 20 }).base32;
+  const secret = new (otp().Secret)({ size: 20 }).base32;
   await updateUser(ctx.db, user.id, { totp_secret: seal(ctx, secret), totp_recovery: null, totp_last_step: 0 });
   ctx.users.forget(user.id);
   return { secret, uri: totpOf(ctx, user, secret).toString() };

@@ -1,4 +1,3 @@
-import { createLocalJWKSet, jwtVerify } from "jose";
 import type { ServiceContext } from "../context";
 import { refuse } from "../errors";
 import type { CodeFlow } from "./code-flow";
@@ -70,6 +69,7 @@ export const oidc: CodeFlow = {
     }
     const keys = await fetchProviderJson(ctx, "the OpenID provider", discovery.jwks_uri);
     let claims: Record<string, unknown>;
+    const { createLocalJWKSet, jwtVerify } = await import("jose");
     try {
       const jwks = createLocalJWKSet(keys);
       ({ payload: claims } = await jwtVerify(token.id_token, jwks, { issuer: discovery.issuer, audience: clientId }));

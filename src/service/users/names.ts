@@ -1,4 +1,4 @@
-import unhomoglyph from "unhomoglyph";
+import type Unhomoglyph from "unhomoglyph";
 import { refuse } from "../errors";
 
 /** Control, format (zero-width, bidi overrides), unpaired surrogate, private-use and unassigned characters. */
@@ -23,6 +23,8 @@ const KEY_MAX = 128;
  */
 export function usernameKey(username: string): string {
   const visible = username.replace(ALL_UNSEEN, "");
-  const key = unhomoglyph(visible.normalize("NFKC").toLowerCase()).normalize("NFKC").toLowerCase();
+  const key = (require("unhomoglyph") as typeof Unhomoglyph)(visible.normalize("NFKC").toLowerCase())
+    .normalize("NFKC")
+    .toLowerCase();
   return key.length <= KEY_MAX ? key : `#${new Bun.CryptoHasher("sha256").update(key).digest("hex")}`;
 }

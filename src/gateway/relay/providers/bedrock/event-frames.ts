@@ -1,6 +1,3 @@
-import { EventStreamCodec, getChunkedStream } from "@smithy/core/event-streams";
-import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
-
 /** One message of AWS's binary event stream: its kind, event or exception type, and its payload as text. */
 export interface AwsEvent {
   /** `event` or `exception` (also `error` for service errors). */
@@ -16,7 +13,14 @@ export interface AwsEventMapper {
   end(): string;
 }
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+/** smithy's event-stream codec, loaded with the first AWS stream. */
+let smithy: ReturnType<typeof loadSmithy> | undefined;
+async function loadSmithy() {
+  const { EventStreamCodec, getChunkedStream } = await import("@smithy/core/event-streams");
+  const { fromUtf8, toUtf8 } = await import("@smithy/util-utf8");
+  return { codec: new EventStreamCodec(toUtf8, fromUtf8), getChunkedStream, toUtf8 };
+}
+
 const encoder = new TextEncoder();
 const header = (headers: Record<string, { value: unknown }>, name: string) => String(headers[name]?.value ?? "");
 
@@ -39,9 +43,11 @@ export function mapAwsEventStream(
       }
     },
   };
-  const frames = getChunkedStream(chunks)[Symbol.asyncIterator]();
+  let frames: AsyncIterator<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      const { codec, getChunkedStream, toUtf8 } = await (smithy ??= loadSmithy());
+      frames ??= getChunkedStream(chunks)[Symbol.asyncIterator]();
       for (;;) {
         const { done, value } = await frames.next();
         if (done) {

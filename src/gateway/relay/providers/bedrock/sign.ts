@@ -1,4 +1,4 @@
-import aws4 from "aws4";
+import type Aws4 from "aws4";
 import type { AwsAccess } from "./credentials";
 
 /**
@@ -14,7 +14,7 @@ export function signedHeaders(
 ): Record<string, string> {
   const { host, pathname, search } = new URL(url);
   const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
-  const signed = aws4.sign(
+  const signed = (require("aws4") as typeof Aws4).sign(
     { host, path: pathname + search, method, service, region: access.region, headers, body },
     access.credentials,
   );

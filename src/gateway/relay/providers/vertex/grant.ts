@@ -1,5 +1,4 @@
 import { createPrivateKey, type KeyObject } from "node:crypto";
-import { SignJWT } from "jose";
 import { ServiceAccountKeyError, serviceAccountOf } from "../../../../shared/service-account";
 import type { TokenGrant } from "../types";
 
@@ -33,6 +32,8 @@ export const serviceAccountGrant: TokenGrant = {
   },
   async request(channel) {
     const account = serviceAccountOf(channel.key);
+    // Loaded when first used: most gateways never sign for Vertex, and every loaded module is marked by each full collection.
+    const { SignJWT } = await import("jose");
     const assertion = await new SignJWT({ scope: SCOPE })
       .setProtectedHeader({ alg: "RS256", typ: "JWT" })
       .setIssuer(account.client_email)
