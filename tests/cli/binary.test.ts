@@ -55,6 +55,23 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** An OpenAI client of the executable with a key for `model`, priced and served by a channel to `upstream`. */
+  async function clientOfModel(model: string, upstream: string): Promise<OpenAI> {
+    const root = new ApiClient(url);
+    await root.login("root", "root-pass-1234");
+    await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ [model]: 1 }) });
+    await root.post("/api/channel/", {
+      type: 1,
+      name: model,
+      key: "sk-x",
+      base_url: upstream,
+      models: model,
+      group: "default",
+    });
+    const key = (await root.post("/api/token/", { name: model, unlimited_quota: true })).body.data.keys[0];
+    return new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
+  }
+
   test("--version prints the version", () => {
     const run = spawnSync({ cmd: [BINARY, "--version"], cwd: dir });
     expect(run.stdout.toString().trim()).toBe(VERSION);
@@ -88,19 +105,7 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
   test("a long prompt is counted on the executable's own counting thread (its script is embedded)", async () => {
     const fake = startFakeUpstream();
     try {
-      const root = new ApiClient(url);
-      await root.login("root", "root-pass-1234");
-      await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "long-model": 1 }) });
-      await root.post("/api/channel/", {
-        type: 1,
-        name: "f",
-        key: "sk-x",
-        base_url: fake.url,
-        models: "long-model",
-        group: "default",
-      });
-      const key = (await root.post("/api/token/", { name: "k", unlimited_quota: true })).body.data.keys[0];
-      const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
+      const client = await clientOfModel("long-model", fake.url);
       const workers = () =>
         readdirSync(`/proc/${server.pid}/task`).filter(
           (task) => readFileSync(`/proc/${server.pid}/task/${task}/comm`, "utf8").trim() === "Worker",
@@ -122,19 +127,7 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
   test("replies without usage are counted on the counting thread, streamed or not", async () => {
     const fake = startFakeUpstream();
     try {
-      const root = new ApiClient(url);
-      await root.login("root", "root-pass-1234");
-      await root.put("/api/option/", { key: "ModelRatio", value: JSON.stringify({ "fake-no-usage": 1 }) });
-      await root.post("/api/channel/", {
-        type: 1,
-        name: "no-usage",
-        key: "sk-x",
-        base_url: fake.url,
-        models: "fake-no-usage",
-        group: "default",
-      });
-      const key = (await root.post("/api/token/", { name: "n", unlimited_quota: true })).body.data.keys[0];
-      const client = new OpenAI({ apiKey: key, baseURL: `${url}/v1`, maxRetries: 0 });
+      const client = await clientOfModel("fake-no-usage", fake.url);
       const messages = [{ role: "user" as const, content: "count me" }];
       const whole = await client.chat.completions.create({ model: "fake-no-usage", messages });
       expect(whole.usage).toBeUndefined();
