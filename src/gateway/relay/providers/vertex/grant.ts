@@ -32,7 +32,7 @@ export const serviceAccountGrant: TokenGrant = {
   },
   async request(channel) {
     const account = serviceAccountOf(channel.key);
-    // Loaded when first used: most gateways never sign for Vertex, and every loaded module is marked by each full collection.
+    // Loaded when first used: most gateways never sign for Vertex, and each full collection marks every loaded module.
     const { SignJWT } = await import("jose");
     const assertion = await new SignJWT({ scope: SCOPE })
       .setProtectedHeader({ alg: "RS256", typ: "JWT" })
