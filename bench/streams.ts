@@ -467,6 +467,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       if (portkeyRuns) console.log(portkeyLine(n, shape.stream, portkeyRuns, forwarder));
     }
     for (const line of slopeLines(results, builds)) console.log(line);
+    if (shape.stream) for (const line of gapTargetLines(results, builds)) console.log(line);
   }
   console.log(`  open streams section took ${fmt((performance.now() - began) / 1000, 0)} s`);
 }
@@ -492,6 +493,30 @@ function slopeLines(results: Map<number, Map<string, Run[]>>, builds: { name: st
       );
   }
   return lines;
+}
+
+/** The forwarder's gap p99 under which an N is the gap target's candidate. */
+const GAP_TARGET_FORWARDER_MS = 20;
+
+/**
+ * The gap target where the issue sets it: at the largest N of the ladder whose forwarder's added gap p99 (median of
+ * the rounds) stays under 20 ms, each build's p99 against the forwarder's + 2 ms.
+ */
+function gapTargetLines(results: Map<number, Map<string, Run[]>>, builds: { name: string }[]): string[] {
+  const gapOf = (n: number, key: string) => medians(results.get(n)!.get(key)!).gapP99;
+  const candidates = [...results.keys()].filter((n) => gapOf(n, "forwarder") < GAP_TARGET_FORWARDER_MS);
+  if (candidates.length === 0)
+    return [`  gap target: no N of this ladder has the forwarder's added gap p99 under ${GAP_TARGET_FORWARDER_MS} ms`];
+  const n = Math.max(...candidates);
+  const bound = gapOf(n, "forwarder") + 2;
+  return builds.map(({ name }) => {
+    const gap = gapOf(n, name);
+    return (
+      `  gap target at N ${n} (the largest N with the forwarder's p99 under ${GAP_TARGET_FORWARDER_MS} ms)` +
+      `${builds.length > 1 ? ` ${name}` : ""}: ${fmt(gap, 2)} ms [target <= ${fmt(bound, 2)} ms]: ` +
+      (gap <= bound ? "met" : "not met")
+    );
+  });
 }
 
 /** A target's first failed and first stalled call over its rounds, when there was one. */
