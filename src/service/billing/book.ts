@@ -39,6 +39,12 @@ interface Queued {
   end?: LineEnd;
 }
 
+/** The token a call is held against: its id, and whether its quota is unlimited (then only the user's is held). */
+export interface HeldToken {
+  id: number;
+  unlimited: boolean;
+}
+
 export interface Reservation {
   readonly userId: number;
   readonly tokenId: number;
@@ -172,11 +178,7 @@ export class BalanceBook {
    * cover it. Atomic: the check and the hold happen with no await between them. Where this instance's lease is
    * short, it takes more first (then checks again: calls that ran meanwhile may have held it).
    */
-  async reserve(
-    userId: number,
-    token: { id: number; unlimited: boolean } | null,
-    amount: number,
-  ): Promise<Reservation> {
+  async reserve(userId: number, token: HeldToken | null, amount: number): Promise<Reservation> {
     for (let attempt = 1; ; attempt++) {
       const user = await this.account("users", userId);
       const limited = token && !token.unlimited ? await this.account("tokens", token.id) : null;
@@ -193,11 +195,7 @@ export class BalanceBook {
    * undefined when one must be loaded or leased first (then `reserve`). Throws InsufficientQuotaError as `reserve`
    * does when the lease covers the call but the balance does not.
    */
-  reserveAtOnce(
-    userId: number,
-    token: { id: number; unlimited: boolean } | null,
-    amount: number,
-  ): Reservation | undefined {
+  reserveAtOnce(userId: number, token: HeldToken | null, amount: number): Reservation | undefined {
     const user = this.held("users", userId);
     const limited = token && !token.unlimited ? this.held("tokens", token.id) : null;
     if (!user || limited === undefined) return undefined;
@@ -217,7 +215,7 @@ export class BalanceBook {
   private hold(
     userId: number,
     user: Account,
-    token: { id: number; unlimited: boolean } | null,
+    token: HeldToken | null,
     limited: Account | null,
     amount: number,
   ): Reservation {

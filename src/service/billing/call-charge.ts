@@ -2,11 +2,11 @@ import type { ServiceContext } from "../context";
 import type { RelayCaller } from "../relay/caller";
 import { clientTypeOf } from "../relay/client-type";
 import { consumeLog } from "../relay/consume-log";
-import { completionBudget, estimatePromptTokens, promptFitsIn, promptParts, type Endpoint } from "../relay/endpoints";
+import { completionBudget, promptFitsIn, promptParts, type Endpoint } from "../relay/endpoints";
 import { invalidRequest, RelayError } from "../relay/errors";
 import { trafficLimited } from "../relay/token-rate-limit";
 import { recordConsumption } from "../stats/record";
-import type { Reservation } from "./book";
+import type { HeldToken, Reservation } from "./book";
 import { InsufficientQuotaError } from "./insufficient";
 import { countParts, countPartsOffThread, countTextTokens, type PromptParts } from "./estimate";
 import { priceOf, UnpricedModelError, type Price } from "./pricing";
@@ -199,13 +199,13 @@ export class CallCharge {
     return perCall * this.calls;
   }
 
-  private tokenOf(): { id: number; unlimited: boolean } | null {
+  private tokenOf(): HeldToken | null {
     const { token } = this.call.caller;
     return token ? { id: token.id, unlimited: token.unlimited_quota === 1 } : null;
   }
 
   /** `hold` for a balance the book must load first. */
-  private async holdLoaded(token: { id: number; unlimited: boolean } | null, amount: number): Promise<CallCharge> {
+  private async holdLoaded(token: HeldToken | null, amount: number): Promise<CallCharge> {
     try {
       this.reservation = await this.call.ctx.relay.book.reserve(this.call.caller.user.id, token, amount);
     } catch (error) {
@@ -268,12 +268,15 @@ export class CallCharge {
    * (the server's thread waits for the counting thread), for a stream's end, which writes it before [DONE].
    */
   countedUsage(text: string): Usage {
-    const { endpoint, req } = this.call;
-    this.promptTokens ??= this.uncounted
-      ? countParts(req.model, this.uncounted)
-      : estimatePromptTokens(endpoint.kind, req.model, req.json ?? {});
+    const { model } = this.call.req;
+    this.promptTokens ??= countParts(model, this.promptToCount());
     this.uncounted = undefined;
-    return { promptTokens: this.promptTokens, completionTokens: countTextTokens(req.model, text), cachedTokens: 0 };
+    return { promptTokens: this.promptTokens, completionTokens: countTextTokens(model, text), cachedTokens: 0 };
+  }
+
+  /** The prompt's parts for a count at settle: those kept when it was held uncounted, else the request's. */
+  private promptToCount(): PromptParts {
+    return this.uncounted ?? promptParts(this.call.endpoint.kind, this.call.req.json ?? {});
   }
 
   /**
@@ -286,11 +289,10 @@ export class CallCharge {
   }
 
   private async usageOffThread(text: string): Promise<Usage> {
-    const { endpoint, req } = this.call;
-    const prompt = this.uncounted ?? promptParts(endpoint.kind, req.json ?? {});
+    const { model } = this.call.req;
     const [promptTokens, completionTokens] = await Promise.all([
-      this.promptTokens ?? countPartsOffThread(req.model, prompt),
-      text ? countPartsOffThread(req.model, { texts: [text], fixed: 0 }) : 0,
+      this.promptTokens ?? countPartsOffThread(model, this.promptToCount()),
+      text ? countPartsOffThread(model, { texts: [text], fixed: 0 }) : 0,
     ]);
     this.promptTokens ??= promptTokens;
     this.uncounted = undefined;
