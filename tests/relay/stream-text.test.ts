@@ -62,6 +62,38 @@ describe("the text a stream generated, kept for a count", () => {
     expect(warm.text.length).toBeGreaterThan(0);
   });
 
+  test("a long stream's text is kept in a couple of objects, whatever its length (what a full collection marks)", () => {
+    const keepStreams = (count: number) => {
+      const streams: StreamedText[] = [];
+      for (let s = 0; s < count; s++) {
+        const kept = new StreamedText("chat");
+        for (let i = 0; i < 100; i++) kept.keep(chunk(`token ${s}-${i} `));
+        streams.push(kept);
+      }
+      return streams;
+    };
+    keepStreams(50); // warmed first: the compiler's own objects are not the streams'
+    Bun.gc(true);
+    const before = heapStats().objectCount;
+    const streams = keepStreams(200);
+    Bun.gc(true);
+    const perStream = (heapStats().objectCount - before) / streams.length;
+    // The object and its buffer (a string per 128-character run of text read ~13 a stream).
+    expect(perStream).toBeLessThan(3);
+    expect(streams[7]!.text.endsWith("token 7-98 token 7-99 ")).toBe(true);
+  });
+
+  test("text in any script is kept whole as its buffer grows", () => {
+    const kept = new StreamedText("chat");
+    let expected = "";
+    for (let i = 0; i < 400; i++) {
+      const piece = ["ü", "字", "😀", "a", "Ω "][i % 5]!.repeat(1 + (i % 7));
+      kept.keep(chunk(piece));
+      expected += piece;
+    }
+    expect(kept.text).toBe(expected);
+  });
+
   test("forget drops what was kept (the upstream reported usage)", () => {
     const kept = new StreamedText("chat");
     for (let i = 0; i < 500; i++) kept.keep(chunk("x"));

@@ -218,6 +218,30 @@ describe.each(DIALECTS)("the charge of one relayed call on %s", (dialect) => {
     expect(other.admin_info).toEqual({ use_channel: [4], is_multi_key: true, multi_key_index: 2 });
   });
 
+  test("a stream's small prompt is kept as its parts once answered, not as its parsed body, and counted at settle without usage", async () => {
+    const caller = await newCaller(ctx, 1_000_000);
+    const conversation = {
+      messages: [
+        { role: "system", content: "answer in one line" },
+        { role: "user", content: "what is a gateway?" },
+      ],
+    };
+    const { charge, body } = await (async () => {
+      const call = callOf(ctx, caller, "tok-model", structuredClone(conversation));
+      call.req = { ...call.req, stream: true };
+      const charge = await CallCharge.open(call, "default");
+      charge.answeredBy(1, "default", "tok-model");
+      return { charge, body: new WeakRef(call.req.json!) };
+    })();
+    await Bun.sleep(0);
+    Bun.gc(true);
+    expect(body.deref()).toBeUndefined();
+    const counted = charge.countedUsage("a relay");
+    expect(counted.promptTokens).toBe(await countPartsOffThread("tok-model", promptParts("chat", conversation)));
+    charge.settle(undefined, "a relay", 5, "eof");
+    expect((await lastLog(caller.user.id)).prompt_tokens).toBe(counted.promptTokens);
+  });
+
   test("a per-call price holds and bills once per requested choice (n), and only once settled", async () => {
     const caller = await newCaller(ctx, 100_000);
     const charge = await CallCharge.open(callOf(ctx, caller, "call-model", { ...hello, n: 3 }), "default");

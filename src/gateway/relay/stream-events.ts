@@ -21,17 +21,15 @@ const usageJson = (u: Usage) => ({
   total_tokens: u.promptTokens + u.completionTokens,
 });
 
-/** What billing is handed: the text is put together only when asked for (only a stream without usage needs it). */
-class RelayOutcome implements StreamOutcome {
+/**
+ * What billing is handed: the upstream's usage, else the generated text (kept as StreamedText keeps it, put
+ * together only when asked for: only a stream without usage needs it), and timings. One object with the text: an
+ * open stream keeps it, and thousands are open at once.
+ */
+class RelayOutcome extends StreamedText implements StreamOutcome {
   usage?: Usage;
   firstResponseMs = -1;
   end: StreamEnd = "eof";
-
-  constructor(private readonly generated: StreamedText) {}
-
-  get text(): string {
-    return this.generated.text;
-  }
 }
 
 /**
@@ -41,14 +39,12 @@ class RelayOutcome implements StreamOutcome {
  */
 export class StreamEvents {
   private readonly splitter = new SseSplitter();
-  private readonly generated: StreamedText;
   readonly outcome: RelayOutcome;
   /** Whether the events last taken held the stream's end marker. */
   sawDone = false;
 
   constructor(private readonly options: StreamOptions) {
-    this.generated = new StreamedText(options.kind);
-    this.outcome = new RelayOutcome(this.generated);
+    this.outcome = new RelayOutcome(options.kind);
   }
 
   /** The bytes to forward for one read: its whole events (what remains buffered, at the end). Sets `sawDone`. */
@@ -114,7 +110,7 @@ export class StreamEvents {
       this.sawDone = true;
       return this.endMarker();
     }
-    if (!outcome.usage) this.generated.keep(data);
+    if (!outcome.usage) outcome.keep(data);
     return data.includes('"usage"') && USAGE_MARK.test(data) ? this.takeUsage(data) : AS_IS;
   }
 
@@ -129,7 +125,7 @@ export class StreamEvents {
     const usage = streamedUsage(this.options.kind, parsed);
     if (!usage) return AS_IS;
     this.outcome.usage = usage;
-    this.generated.forget();
+    this.outcome.forget();
     const usageOnly = Array.isArray(parsed.choices) && parsed.choices.length === 0;
     return usageOnly && !this.options.clientWantsUsage ? "" : AS_IS;
   }

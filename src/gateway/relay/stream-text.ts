@@ -7,16 +7,10 @@ import { streamedText, type EndpointKind } from "../../service/relay/endpoints";
  * whatever the budget; a stream of a few chunks never is.
  */
 const PAYLOAD_BUDGET = 512;
-/**
- * Characters of text kept in `tail` before it becomes a run. A piece cut from an event holds on to the event's
- * whole text (the engine's slices share the string they were cut from: ~270 bytes held for ~20 characters), so
- * each piece is copied into `tail` at once (see `add`) rather than kept until a run is joined.
- */
-const TAIL_CHARS = 128;
-/** Put before a piece alone, and cut off again: a join with an empty string would be the piece itself, uncopied. */
-const MARK = "|";
-/** Runs kept before they are joined into one string (joining all the text at every run would copy it over and over). */
-const RUNS_JOINED = 32;
+/** The kept text's first room, in bytes (doubled as it fills): a chat chunk's text is a few words. */
+const FIRST_ROOM = 256;
+/** The most bytes one UTF-16 code unit takes in UTF-8 (a lone surrogate is written as U+FFFD, 3 bytes). */
+const MOST_BYTES_PER_UNIT = 3;
 
 const CONTENT = '"content"';
 const DELTA = '"delta":{';
@@ -55,66 +49,68 @@ function plainStringEnd(data: string, start: number): number {
  * What a relayed stream generated, kept in case the upstream never reports usage and the gateway must count
  * it: the text of the usual chat chunk read at once (see plainChatText); other events' payloads as they came
  * (parsed only if needed), reduced to their text past PAYLOAD_BUDGET so a long stream keeps its text rather than
- * its events.
+ * its events. The text is written as UTF-8 into one buffer that doubles as it fills: whatever its length, an
+ * open stream keeps one object for it, whose bytes the collector does not walk (a string per run of text made a
+ * stream of 100 chunks keep up to 15, each of which every full collection marks), and nothing of the events it
+ * was read from.
  */
 export class StreamedText {
-  private payloads: string[] = [];
+  private payloads: string[] | undefined = undefined;
   private payloadChars = 0;
-  /** The text of the events before `payloads`, in order: joined runs, then `tail`. */
-  private runs: string[] = [];
-  /** The text since the last run, one flat string (see `add`). */
-  private tail = "";
+  /** The text of the events before `payloads`, in order, as UTF-8: `used` bytes of it. */
+  private bytes: Buffer | undefined = undefined;
+  private used = 0;
 
   constructor(private readonly kind: EndpointKind) {}
 
   keep(data: string): void {
-    const plain = this.kind === "chat" && this.payloads.length === 0 ? plainChatText(data) : undefined;
+    const plain = this.kind === "chat" && this.payloads === undefined ? plainChatText(data) : undefined;
     if (plain !== undefined) {
       this.add(plain);
       return;
     }
-    this.payloads.push(data);
+    (this.payloads ??= []).push(data);
     this.payloadChars += data.length;
     if (this.payloadChars <= PAYLOAD_BUDGET) return;
     this.add(this.payloadText());
-    this.payloads = [];
+    this.payloads = undefined;
     this.payloadChars = 0;
   }
 
   /** Drops everything kept (the upstream reported usage: no count is needed). */
   forget(): void {
-    this.payloads = [];
+    this.payloads = undefined;
     this.payloadChars = 0;
-    this.runs = [];
-    this.tail = "";
+    this.bytes = undefined;
+    this.used = 0;
   }
 
   get text(): string {
-    return this.runs.join("") + this.tail + this.payloadText();
+    const written = this.bytes ? this.bytes.toString("utf8", 0, this.used) : "";
+    return written + this.payloadText();
   }
 
   private add(text: string): void {
     if (!text) return;
-    const head = this.tail || MARK;
-    const joined = head + text;
-    // Reading a character has the engine copy the join flat: `text`, and the event it was cut from, go now. The
-    // read is checked: one whose result is unused (or known) is dropped by the optimizing compiler.
-    if (joined.charCodeAt(0) !== head.charCodeAt(0)) throw new Error("the kept text was not joined");
-    const tail = this.tail ? joined : joined.slice(MARK.length);
-    if (tail.length < TAIL_CHARS) {
-      this.tail = tail;
-      return;
-    }
-    this.runs.push(tail);
-    this.tail = "";
-    if (this.runs.length >= RUNS_JOINED) this.runs = [this.runs.join("")];
+    const most = text.length * MOST_BYTES_PER_UNIT;
+    let bytes = this.bytes;
+    if (!bytes || bytes.length - this.used < most) bytes = this.grow(most);
+    this.used += bytes.write(text, this.used);
+  }
+
+  /** Room for `more` bytes past those used: a buffer twice as large (or as large as needed), the text copied in. */
+  private grow(more: number): Buffer {
+    const size = Math.max(FIRST_ROOM, (this.bytes?.length ?? 0) * 2, this.used + more);
+    const grown = Buffer.allocUnsafeSlow(size);
+    this.bytes?.copy(grown, 0, 0, this.used);
+    this.bytes = grown;
+    return grown;
   }
 
   private payloadText(): string {
-    return this.payloads.map((data) => textOf(this.kind, data)).join("");
+    return this.payloads ? this.payloads.map((data) => textOf(this.kind, data)).join("") : "";
   }
 }
-
 function textOf(kind: EndpointKind, data: string): string {
   try {
     return streamedText(kind, JSON.parse(data));

@@ -40,6 +40,7 @@ const utf8 = new TextDecoder();
 /** What settles the head once it has settled: nothing (an open stream need not keep the promise's functions). */
 const HEAD_SETTLED = { resolve() {}, reject() {} };
 const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
+const NO_BYTES = new Uint8Array(0);
 
 /**
  * Requests made in one turn of the event loop are written together at its end: under load the upstream is woken
@@ -71,7 +72,8 @@ function queueRequest(exchange: Exchange, request: string): void {
 export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
   status = 0;
   private readonly parser = new ResponseParser();
-  private queue: Uint8Array[] = [];
+  /** Body bytes not yet read (made when the first arrive: a pushed stream never queues, and keeps no array). */
+  private queue: Uint8Array[] | null = null;
   private queued = 0;
   private ended = false;
   private failure: Error | null = null;
@@ -140,7 +142,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     }
     const { source, parts } = parsed;
     for (let i = 0; i < parts.length; i += 2) {
-      this.queue.push(partOf(source, parts[i]!, parts[i + 1]!));
+      (this.queue ??= []).push(partOf(source, parts[i]!, parts[i + 1]!));
       this.queued += parts[i + 1]! - parts[i]!;
     }
     this.parser.forgetBytes();
@@ -264,8 +266,8 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
   }
 
   private take(): Uint8Array {
-    const value = joinChunks(this.queue);
-    this.queue = [];
+    const value = this.queue ? joinChunks(this.queue) : NO_BYTES;
+    this.queue = null;
     this.queued = 0;
     this.resume();
     return value;

@@ -18,7 +18,8 @@ const LF = 10;
 const CR = 13;
 const HEAD_LIMIT = 64 * 1024;
 const HEAD_END = Buffer.from("\r\n\r\n");
-type Framing = { kind: "length"; left: number } | { kind: "chunked" } | { kind: "close" } | { kind: "none" };
+/** How the body ends: after content-length bytes, with the last chunk, when the connection closes, or at once. */
+type Framing = "length" | "chunked" | "close" | "none";
 
 /** Where a "\r\n\r\n" ends in `bytes` (the index after it), searching from `from`; -1 when absent. */
 function headEnd(bytes: Buffer, from: number): number {
@@ -109,19 +110,11 @@ function parseHead(text: string): ResponseHead {
   return new HeadLines(Number(statusLine[2]), statusLine[1] === "1", text);
 }
 
-function framingOf(head: ResponseHead): Framing {
-  if (head.status === 204 || head.status === 304) return { kind: "none" };
-  if (head.header("transfer-encoding")?.toLowerCase().includes("chunked")) return { kind: "chunked" };
-  const length = head.header("content-length");
-  if (length !== null) {
-    if (!/^\d+$/.test(length)) throw new BadReplyError("the upstream sent an invalid content-length");
-    const left = Number(length);
-    return left === 0 ? { kind: "none" } : { kind: "length", left };
-  }
-  return { kind: "close" };
-}
-
-/** What one pushed chunk of bytes produced (the parser's one such object, valid until its next push). */
+/**
+ * What one pushed chunk of bytes produced: one such object for every parser, valid until the next push of any.
+ * Pushes come one at a time from the sockets' data events, and each is read before its handler returns; an open
+ * stream's parser keeps no answer of its own.
+ */
 export interface Parsed {
   /** The head, the first time it is complete. */
   head?: ResponseHead;
@@ -137,6 +130,7 @@ export interface Parsed {
 }
 
 const NO_BYTES = Buffer.alloc(0);
+const answer: Parsed = { head: undefined, source: NO_BYTES, parts: [], done: false };
 
 /**
  * Reads one HTTP/1.1 response from the bytes of a connection as they arrive: the head (interim 1xx heads are
@@ -144,17 +138,16 @@ const NO_BYTES = Buffer.alloc(0);
  */
 export class ResponseParser {
   head?: ResponseHead;
-  private framing: Framing = { kind: "none" };
+  private framing: Framing = "none";
+  /** Content-length framing: the body's bytes not yet read. */
+  private lengthLeft = 0;
   private pending: Buffer | null = null;
   /** Chunked coding: bytes left in the current chunk's data, or a state between chunks. */
   private chunkLeft = 0;
   private chunkState: "size" | "data" | "data-end" | "trailers" = "size";
   done = false;
-  /** One answer per parser, filled anew by each push: a stream pushes thousands of chunks. */
-  private readonly out: Parsed = { head: undefined, source: NO_BYTES, parts: [], done: false };
-
   push(chunk: Uint8Array): Parsed {
-    const out = this.out;
+    const out = answer;
     out.head = undefined;
     out.parts.length = 0;
     out.done = false;
@@ -175,8 +168,8 @@ export class ResponseParser {
       at = end;
       if (head.status >= 100 && head.status < 200) continue;
       this.head = out.head = head;
-      this.framing = framingOf(head);
-      if (this.framing.kind === "none") {
+      this.frame(head);
+      if (this.framing === "none") {
         this.done = out.done = true;
         return out;
       }
@@ -186,16 +179,31 @@ export class ResponseParser {
     return out;
   }
 
-  /** Lets go of the last push's bytes (its answer is kept for the next push, and a stream's parser lives long). */
+  /** Lets go of the last push's bytes (the answer is kept for the next push, and holds them until then). */
   forgetBytes(): void {
-    this.out.parts.length = 0;
-    this.out.source = NO_BYTES;
+    answer.parts.length = 0;
+    answer.source = NO_BYTES;
+  }
+
+  /** How the body the head announces is framed. */
+  private frame(head: ResponseHead): void {
+    if (head.status === 204 || head.status === 304) this.framing = "none";
+    else if (head.header("transfer-encoding")?.toLowerCase().includes("chunked")) this.framing = "chunked";
+    else {
+      const length = head.header("content-length");
+      if (length === null) this.framing = "close";
+      else if (!/^\d+$/.test(length)) throw new BadReplyError("the upstream sent an invalid content-length");
+      else {
+        this.lengthLeft = Number(length);
+        this.framing = this.lengthLeft === 0 ? "none" : "length";
+      }
+    }
   }
 
   /** The connection closed: completes a body framed by the close, or answers that the reply was cut short. */
   end(): boolean {
     if (this.done) return true;
-    if (this.head && this.framing.kind === "close") return (this.done = true);
+    if (this.head && this.framing === "close") return (this.done = true);
     return false;
   }
 
@@ -203,16 +211,16 @@ export class ResponseParser {
   private body(bytes: Buffer, at: number, out: Parsed): void {
     const framing = this.framing;
     if (this.done) throw new BadReplyError("the upstream sent bytes after its reply");
-    if (framing.kind === "close") {
+    if (framing === "close") {
       out.parts.push(at, bytes.length);
       return;
     }
-    if (framing.kind === "length") {
+    if (framing === "length") {
       const length = bytes.length - at;
-      if (length > framing.left) throw new BadReplyError("the upstream sent more than its content-length");
+      if (length > this.lengthLeft) throw new BadReplyError("the upstream sent more than its content-length");
       out.parts.push(at, bytes.length);
-      framing.left -= length;
-      if (framing.left === 0) this.done = out.done = true;
+      this.lengthLeft -= length;
+      if (this.lengthLeft === 0) this.done = out.done = true;
       return;
     }
     this.chunked(bytes, at, out);

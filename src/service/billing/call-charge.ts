@@ -41,8 +41,8 @@ export interface ChargedCall {
 
 /**
  * What the bill still reads of a call that a channel answered: a stream's charge lives as long as the stream, the
- * request's text, headers and dialect body need not. The parsed body stays only while the prompt is uncounted
- * (a small prompt, estimated at settle if the upstream reports no usage).
+ * request's text, headers and dialect body need not. The parsed body stays only for a whole reply's small prompt,
+ * counted at settle if the upstream reports no usage (a stream keeps its prompt's parts instead: see answeredBy).
  */
 function billedPart(call: ChargedCall, promptCounted: boolean): ChargedCall {
   const { ctx, caller, endpoint, requestId, ip, userAgent, startedAt, channelsTried, multiKeyIndex, req } = call;
@@ -106,7 +106,10 @@ export class CallCharge {
   private reservation: Reservation | undefined = undefined;
   /** The prompt's token count, once counted (a small prompt is held at the floor without counting). */
   private promptTokens: number | undefined = undefined;
-  /** A long prompt held uncounted (see holdUncounted): its parts, until the counting thread has counted them. */
+  /**
+   * The prompt's parts while it is uncounted: a long prompt held at its size (see holdUncounted) until the counting
+   * thread has counted it, or a stream's small prompt, for a count at settle when no usage comes.
+   */
   private uncounted: PromptParts | undefined = undefined;
   private channelId = 0;
   private upstreamModel = "";
@@ -246,7 +249,11 @@ export class CallCharge {
     this.upstreamModel = upstreamModel;
     this.family = family;
     this.notes = notes;
-    if (this.uncounted && this.call.req.stream) this.countOffThread(this.uncounted);
+    if (this.call.req.stream && this.promptTokens === undefined) {
+      if (this.uncounted) this.countOffThread(this.uncounted);
+      // A small prompt: its parts are what a count at settle reads, fewer objects than the parsed body it came in.
+      else this.uncounted = this.promptToCount();
+    }
     this.call = billedPart(this.call, this.promptTokens !== undefined || this.uncounted !== undefined);
   }
 
