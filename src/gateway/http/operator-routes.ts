@@ -23,8 +23,7 @@ export function operatorRoutes(ctx: ServiceContext) {
       const access = metricsAccess(ctx.config, request.headers.get("authorization"), ip);
       if (access === "off") return notFoundReply(request.method, "/metrics");
       if (access === "refused") return json(401, failure("a valid METRICS_TOKEN bearer token is required"));
-      return new Response(await ctx.relay.metrics.text(), {
-        headers: { "content-type": ctx.relay.metrics.registry.contentType },
-      });
+      const { text, contentType } = await ctx.relay.metrics.scrape();
+      return new Response(text, { headers: { "content-type": contentType } });
     });
 }

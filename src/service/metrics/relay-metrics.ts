@@ -1,7 +1,16 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import { type BucketCell, type CountCell, TalliedCounter, TalliedHistogram } from "./tallies";
+import type { Registry } from "prom-client";
+import {
+  type BucketCell,
+  type CountCell,
+  ReadGauge,
+  registerScraped,
+  type Scraped,
+  TalliedCounter,
+  TalliedHistogram,
+} from "./tallies";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+const FLUSH_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
 /** What the gauges read at each scrape: live figures kept by the book, token cache and database pool. */
 export interface GaugeSources {
@@ -33,67 +42,69 @@ interface SettledCells {
 }
 
 /**
- * The relay's Prometheus metrics. A settled call adds to the cells of its labels, found with one lookup (the
- * metrics every call updates are tallies, see tallies.ts); gauges are read only when /metrics is scraped.
+ * The relay's Prometheus metrics. A settled call adds to the cells of its labels, found with one lookup: every
+ * metric here is a tally (see tallies.ts) or a gauge read at a scrape. prom-client, which writes them in
+ * Prometheus's text, is loaded at the first scrape: an instance nobody scrapes does not carry its ~15 000 objects
+ * in the heap that every full collection marks.
  */
 export class RelayMetrics {
-  readonly registry = new Registry();
   private readonly requests: TalliedCounter;
-  private readonly errors: Counter<"endpoint" | "status">;
+  private readonly errors: TalliedCounter;
   private readonly duration: TalliedHistogram;
   private readonly firstByte: TalliedHistogram;
   private readonly tokens: TalliedCounter;
   private readonly quota: TalliedCounter;
   private readonly settledCells = new Map<string, SettledCells>();
-  readonly flushes: Histogram;
-  private readonly upstreamFailures: Counter<"channel" | "status">;
+  private readonly flushes: BucketCell;
+  private readonly upstreamFailures: TalliedCounter;
+  /** Everything a scrape reads, in the order it is written. */
+  private readonly scraped: Scraped[];
+  private registry: Promise<Registry> | undefined = undefined;
 
   constructor(sources: GaugeSources) {
-    const registers = [this.registry];
     this.requests = new TalliedCounter(
       "tollgate_relay_requests_total",
       "Relayed calls by endpoint, model, channel and HTTP status (failures refused before a channel: channel 0)",
       ["endpoint", "model", "channel", "status"],
-    ).registerIn(this.registry);
-    this.errors = new Counter({
-      name: "tollgate_relay_errors_total",
-      help: "Relayed calls answered with an error, by endpoint and HTTP status",
-      labelNames: ["endpoint", "status"],
-      registers,
-    });
+    );
+    this.errors = new TalliedCounter(
+      "tollgate_relay_errors_total",
+      "Relayed calls answered with an error, by endpoint and HTTP status",
+      ["endpoint", "status"],
+    );
     this.duration = new TalliedHistogram(
       "tollgate_relay_request_duration_seconds",
       "Duration of settled calls, request to last byte, by endpoint, model and channel",
       ["endpoint", "model", "channel"],
       LATENCY_BUCKETS,
-    ).registerIn(this.registry);
+    );
     this.firstByte = new TalliedHistogram(
       "tollgate_upstream_first_byte_seconds",
       "Time from the request to the upstream's first response byte, by model and channel",
       ["model", "channel"],
       LATENCY_BUCKETS,
-    ).registerIn(this.registry);
-    this.upstreamFailures = new Counter({
-      name: "tollgate_upstream_failures_total",
-      help: "Upstream attempts that failed, by channel and upstream status (0: unreachable or timed out)",
-      labelNames: ["channel", "status"],
-      registers,
-    });
+    );
+    this.upstreamFailures = new TalliedCounter(
+      "tollgate_upstream_failures_total",
+      "Upstream attempts that failed, by channel and upstream status (0: unreachable or timed out)",
+      ["channel", "status"],
+    );
     this.tokens = new TalliedCounter(
       "tollgate_tokens_billed_total",
       "Tokens billed, by model, channel and kind (prompt, completion)",
       ["model", "channel", "kind"],
-    ).registerIn(this.registry);
+    );
     this.quota = new TalliedCounter("tollgate_quota_billed_total", "Quota billed, by model and channel", [
       "model",
       "channel",
-    ]).registerIn(this.registry);
-    this.flushes = new Histogram({
-      name: "tollgate_billing_flush_seconds",
-      help: "Duration of billing flushes (charges and log rows written in one transaction)",
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-      registers,
-    });
+    ]);
+    const flushes = new TalliedHistogram(
+      "tollgate_billing_flush_seconds",
+      "Duration of billing flushes (charges and log rows written in one transaction)",
+      [],
+      FLUSH_BUCKETS,
+    );
+    this.flushes = flushes.cell({});
     const gauges: [string, string, () => number | undefined][] = [
       ["reservations_in_flight", "Calls holding a balance reservation", () => sources.book().reservations],
       ["billing_queue_depth", "Settled charges and log rows waiting for a flush", () => sources.book().queued],
@@ -107,16 +118,17 @@ export class RelayMetrics {
       ["db_pool_in_use", "Database connections in use (PostgreSQL/MySQL)", () => sources.pool()?.inUse],
       ["db_pool_size", "Most database connections of the pool (PostgreSQL/MySQL)", () => sources.pool()?.size],
     ];
-    for (const [name, help, read] of gauges)
-      new Gauge({
-        name: `tollgate_${name}`,
-        help,
-        registers,
-        collect() {
-          const value = read();
-          if (value !== undefined) this.set(value);
-        },
-      });
+    this.scraped = [
+      this.requests,
+      this.errors,
+      this.duration,
+      this.firstByte,
+      this.upstreamFailures,
+      this.tokens,
+      this.quota,
+      flushes,
+      ...gauges.map(([name, help, read]) => new ReadGauge(`tollgate_${name}`, help, read)),
+    ];
   }
 
   settled(call: SettledCall): void {
@@ -148,14 +160,28 @@ export class RelayMetrics {
   failed(endpoint: string, status: number, model = "", channel = 0): void {
     const code = String(status);
     this.requests.cell({ endpoint, model, channel: String(channel), status: code }).value++;
-    this.errors.inc({ endpoint, status: code });
+    this.errors.cell({ endpoint, status: code }).value++;
   }
 
   upstreamFailed(channel: number, status: number): void {
-    this.upstreamFailures.inc({ channel: String(channel), status: String(status) });
+    this.upstreamFailures.cell({ channel: String(channel), status: String(status) }).value++;
   }
 
-  text(): Promise<string> {
-    return this.registry.metrics();
+  /** A billing flush took `seconds`. */
+  flushed(seconds: number): void {
+    this.flushes.observe(seconds);
+  }
+
+  /** Every metric in Prometheus's text format, and that format's content type. */
+  async scrape(): Promise<{ text: string; contentType: string }> {
+    const registry = await (this.registry ??= this.newRegistry());
+    return { text: await registry.metrics(), contentType: registry.contentType };
+  }
+
+  private async newRegistry(): Promise<Registry> {
+    const { Registry } = await import("prom-client");
+    const registry = new Registry();
+    for (const metric of this.scraped) registerScraped(registry, metric);
+    return registry;
   }
 }

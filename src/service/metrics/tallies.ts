@@ -44,7 +44,7 @@ export class BucketCell {
  * shape prom-client's own metrics answer). The relay keeps the cells of a call's labels and adds to them: no
  * label hashing per call, which in prom-client's counters and histograms cost ~7 % of a relayed call's CPU.
  */
-abstract class Tallied<C extends { labels: LabelSet }> {
+abstract class Tallied<C extends { labels: LabelSet }> implements Scraped {
   readonly aggregator = "sum";
   private readonly cells = new Map<string, C>();
 
@@ -84,10 +84,36 @@ abstract class Tallied<C extends { labels: LabelSet }> {
   }
 
   registerIn(registry: Registry): this {
-    // prom-client's registry reads any metric through `get` and `reset`; its types list only its own classes.
-    registry.registerMetric(this as unknown as Metric);
+    registerScraped(registry, this);
     return this;
   }
+}
+
+/** A metric a prom-client registry can read at a scrape: what its own metrics answer to `get` and `reset`. */
+export interface Scraped {
+  get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: unknown[] }>;
+  reset(): void;
+}
+
+export function registerScraped(registry: Registry, metric: Scraped): void {
+  // prom-client's registry reads any metric through `get` and `reset`; its types list only its own classes.
+  registry.registerMetric(metric as unknown as Metric);
+}
+
+/** A gauge read when scraped, without labels (a value it cannot read reads 0, as an unset prom-client gauge). */
+export class ReadGauge implements Scraped {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly read: () => number | undefined,
+  ) {}
+
+  async get() {
+    const values = [{ labels: {}, value: this.read() ?? 0 }];
+    return { name: this.name, help: this.help, type: "gauge", aggregator: "sum", values };
+  }
+
+  reset(): void {}
 }
 
 export class TalliedCounter extends Tallied<CountCell> {

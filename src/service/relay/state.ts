@@ -39,7 +39,7 @@ export function openRelayState(
     tokenCache: () => tokens,
     pool: () => pool && { inUse: pool.inUse(), size: pool.size },
   });
-  book.onFlush = (seconds) => metrics.flushes.observe(seconds);
+  book.onFlush = (seconds) => metrics.flushed(seconds);
   const ready = routes.rebuild();
   return {
     routes,
