@@ -1,4 +1,4 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import type * as Zlib from "node:zlib";
 import type { UpstreamGate } from "../../service/egress/gate";
 import { processGate } from "../../service/egress/site-gate";
 import { connect, takeIdle, type Connection, type Origin } from "./connections";
@@ -72,11 +72,13 @@ function requestHead(target: Target, headers: Record<string, string>, body: stri
   return `${text}content-length: ${Buffer.byteLength(body)}\r\n\r\n`;
 }
 
+/** node:zlib, loaded by the first encoded reply: requests ask for identity, and the module is ~5 000 objects. */
+const zlib = (): typeof Zlib => require("node:zlib");
 const DECODERS: Record<string, (bytes: Uint8Array) => Uint8Array> = {
-  gzip: (b) => gunzipSync(b),
-  "x-gzip": (b) => gunzipSync(b),
-  deflate: (b) => inflateSync(b),
-  br: (b) => brotliDecompressSync(b),
+  gzip: (b) => zlib().gunzipSync(b),
+  "x-gzip": (b) => zlib().gunzipSync(b),
+  deflate: (b) => zlib().inflateSync(b),
+  br: (b) => zlib().brotliDecompressSync(b),
 };
 
 /** A reply in a content coding the client did not ask for, read whole and decoded (streaming is lost for it). */

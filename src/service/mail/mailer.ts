@@ -1,4 +1,4 @@
-import tls from "node:tls";
+import type * as Tls from "node:tls";
 import type { OptionStore } from "../options/store";
 
 export interface MailMessage {
@@ -52,7 +52,7 @@ export class SmtpMailSender implements MailSender {
       connectionTimeout: 15_000,
       greetingTimeout: 15_000,
       socketTimeout: 30_000,
-      tls: this.extraCa ? { ca: [...tls.rootCertificates, this.extraCa] } : undefined,
+      tls: this.extraCa ? { ca: [...(require("node:tls") as typeof Tls).rootCertificates, this.extraCa] } : undefined,
     });
     try {
       await transport.sendMail({
