@@ -9,7 +9,7 @@ let stamp = "";
 let pool = "";
 let used = 0;
 
-/** A request id: UTC time to the second (formatted once a second), then 12 random characters. */
+/** A request id: UTC time to the second (formatted once a second), then 12 random characters; one flat string. */
 export function newRequestId(): string {
   const second = Math.floor(Date.now() / 1000);
   if (second !== stampSecond) {
@@ -21,5 +21,7 @@ export function newRequestId(): string {
     used = 0;
   }
   used += RANDOM_CHARS;
-  return stamp + pool.slice(used - RANDOM_CHARS, used);
+  // Joined, not `+`: the engine keeps a `+` as a pair of pieces, the random one a slice that holds the whole pool,
+  // and a stream keeps its id (and so those objects) as long as it is open.
+  return [stamp, pool.slice(used - RANDOM_CHARS, used)].join("");
 }
