@@ -40,6 +40,8 @@ const utf8 = new TextDecoder();
 /** What settles the head once it has settled: nothing (an open stream need not keep the promise's functions). */
 const HEAD_SETTLED = { resolve() {}, reject() {} };
 const DONE: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
+/** The deadline timer's callback, one for every exchange (the exchange is its argument: no closure per call). */
+const deadlinePassed = (exchange: Exchange) => exchange.timedOut();
 const NO_BYTES = new Uint8Array(0);
 
 /**
@@ -97,11 +99,7 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
     deadline?: Deadline,
   ) {
     this.untilHead = deadline?.untilHead ?? false;
-    if (deadline)
-      this.timer = setTimeout(
-        () => this.fail(new UpstreamTimeoutError("the upstream did not answer in time")),
-        deadline.ms,
-      );
+    if (deadline) this.timer = setTimeout(deadlinePassed, deadline.ms, this);
     this.onAbort = signal && (() => this.fail(signal.reason instanceof Error ? signal.reason : new Error("aborted")));
     if (this.onAbort) signal!.addEventListener("abort", this.onAbort, { once: true });
     socket.data.user = this;
@@ -182,6 +180,11 @@ export class Exchange implements ConnectionUser, UpstreamReply, PushReader {
 
   failed(error: Error): void {
     this.fail(error);
+  }
+
+  /** The deadline passed before the reply's head (or its whole body) came. */
+  timedOut(): void {
+    this.fail(new UpstreamTimeoutError("the upstream did not answer in time"));
   }
 
   drained(): void {
