@@ -50,7 +50,7 @@ const sseHeaders = (requestId: string) => ({
 
 interface CallState extends ChargedCall {
   req: RelayRequest;
-  /** Set once the request's image URLs were downloaded into it (for a family that takes bytes). */
+  /** The download of the request's image URLs into it, once begun (for a family that takes bytes). */
   imagesInlined?: Promise<boolean>;
   /** The client's request headers (a channel's header_override may copy one). */
   clientHeaders?: Headers;
@@ -214,6 +214,29 @@ function finalFailure(last: (AttemptResult & { ok: false }) | undefined, s: Call
  */
 const remembersReplies = (where: Parameters<typeof rememberReply>[1]) => (id: string) => rememberReply(id, where);
 
+/**
+ * One try of the call on `channel`: in the client's own dialect (`native`), or as `provider` builds it (images
+ * inlined first when it needs their bytes). A function of its own rather than a closure in the loop: a call waiting
+ * for its first token keeps no closure, scope or suspended frame of it.
+ */
+function attemptOn(
+  s: CallState,
+  channel: RouteChannel,
+  provider: Provider,
+  upstreamModel: string,
+  native: boolean,
+): Promise<AttemptResult> {
+  const { ctx, req } = s;
+  const refusal = native ? undefined : req.inbound?.dialect.untranslatable?.(req.inbound.body);
+  if (refusal) return Promise.reject(refusal);
+  if (!native && provider.needsImageBytes && req.json && s.endpoint.kind === "chat" && !s.imagesInlined)
+    return (s.imagesInlined = inlinedImages(s)).then(() => attemptOn(s, channel, provider, upstreamModel, native));
+  const via = native ? nativeProvider(familyOf(provider), provider, req.inbound!) : provider;
+  const call = native ? nativeCall(req.inbound!, upstreamModel, req.stream) : upstreamCall(s, upstreamModel, provider);
+  const gate = upstreamGate(ctx.options);
+  return attemptUpstream(channel, call, ctx.config.relayTimeoutMs, gate, via, s.clientHeaders);
+}
+
 /** Tries channels until one answers 2xx: a failed channel is excluded for the rest of the call. */
 async function tryChannels(s: CallState, groups: string[], charge: CallCharge): Promise<Response> {
   const { ctx, caller, req } = s;
@@ -235,20 +258,8 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
     const { channel, keyIndex } = keyed;
     const upstreamModel = mapModel(channel.modelMapping, req.model);
     const family = familyOf(provider);
-    const attemptOn = async (native: boolean) => {
-      const refusal = native ? undefined : req.inbound?.dialect.untranslatable?.(req.inbound.body);
-      if (refusal) throw refusal;
-      if (!native && provider.needsImageBytes && req.json && s.endpoint.kind === "chat")
-        await (s.imagesInlined ??= inlinedImages(s));
-      const via = native ? nativeProvider(family, provider, req.inbound!) : provider;
-      const call = native
-        ? nativeCall(req.inbound!, upstreamModel, req.stream)
-        : upstreamCall(s, upstreamModel, provider);
-      const gate = upstreamGate(ctx.options);
-      return attemptUpstream(channel, call, ctx.config.relayTimeoutMs, gate, via, s.clientHeaders);
-    };
     let native = passesThrough(family, req.inbound, channel.row);
-    let result = await attemptOn(native);
+    let result = await attemptOn(s, channel, provider, upstreamModel, native);
     // An upstream without the dialect's endpoint: the same call, translated, on the same channel.
     if (
       !result.ok &&
@@ -256,7 +267,7 @@ async function tryChannels(s: CallState, groups: string[], charge: CallCharge): 
       translatesAfter(req.inbound!, channel.row, result.failure.status, result.upstreamCode)
     ) {
       native = false;
-      result = await attemptOn(false);
+      result = await attemptOn(s, channel, provider, upstreamModel, false);
     }
     if (result.ok) {
       s.multiKeyIndex = keyIndex;
