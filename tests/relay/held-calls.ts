@@ -1,4 +1,4 @@
-import type { RelayEnv } from "./support";
+import { startRelayEnv, type RelayEnv } from "./support";
 
 const encoder = new TextEncoder();
 
@@ -6,7 +6,7 @@ const encoder = new TextEncoder();
  * An upstream whose streams stay open until released: a model named `wait-…` gets no reply head until then (a call
  * waiting for its first token), any other one chunk, then nothing more until then (a stream past its head).
  */
-export function startHeldUpstream() {
+function startHeldUpstream() {
   const { promise: held, resolve: release } = Promise.withResolvers<void>();
   const server = Bun.serve({
     port: 0,
@@ -32,6 +32,27 @@ export function startHeldUpstream() {
     stop() {
       release();
       server.stop(true);
+    },
+  };
+}
+
+export interface HeldRelay {
+  env: RelayEnv;
+  stop(): Promise<void>;
+}
+
+/** A gateway on SQLite with one channel to a held upstream (see startHeldUpstream) serving `models`, each priced. */
+export async function startHeldRelay(models: string[]): Promise<HeldRelay> {
+  const upstream = startHeldUpstream();
+  const env = await startRelayEnv("sqlite");
+  await env.setPrices(Object.fromEntries(models.map((model) => [model, 1])));
+  const channel = { url: upstream.origin } as Parameters<RelayEnv["addChannel"]>[1];
+  await env.addChannel({ models: models.join(",") }, channel);
+  return {
+    env,
+    async stop() {
+      upstream.stop();
+      await env.stop();
     },
   };
 }

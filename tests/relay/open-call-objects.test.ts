@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { heapStats } from "bun:jsc";
-import { openRawCall, startHeldUpstream } from "./held-calls";
-import { startRelayEnv, type RelayEnv } from "./support";
+import { type HeldRelay, openRawCall, startHeldRelay } from "./held-calls";
 
 /**
  * How many objects an open call keeps, counted in this process (the fake upstream's and the raw client's share of
@@ -11,26 +10,18 @@ import { startRelayEnv, type RelayEnv } from "./support";
  */
 const CALLS = 100;
 
-let env: RelayEnv;
-let upstream: ReturnType<typeof startHeldUpstream>;
+let held: HeldRelay;
 
 beforeAll(async () => {
-  upstream = startHeldUpstream();
-  env = await startRelayEnv("sqlite");
-  await env.setPrices({ "wait-model": 1, "stream-model": 1 });
-  const channel = { url: upstream.origin } as Parameters<RelayEnv["addChannel"]>[1];
-  await env.addChannel({ models: "wait-model,stream-model" }, channel);
+  held = await startHeldRelay(["wait-model", "stream-model"]);
 });
 
-afterAll(async () => {
-  upstream.stop();
-  await env.stop();
-});
+afterAll(() => held.stop());
 
 /** The objects `CALLS` more open calls of `model` keep, each. */
 async function objectsPerCall(model: string): Promise<number> {
   const body = JSON.stringify({ model, stream: true, messages: [{ role: "user", content: "hello there" }] });
-  const open = () => openRawCall(env, body, model.startsWith("wait-") ? "sent" : "first chunk");
+  const open = () => openRawCall(held.env, body, model.startsWith("wait-") ? "sent" : "first chunk");
   for (let i = 0; i < 20; i++) await open(); // warmed: the compiler's own objects are not the calls'
   await Bun.sleep(300);
   Bun.gc(true);

@@ -1,31 +1,23 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { heapStats } from "bun:jsc";
-import { openRawCall, startHeldUpstream } from "./held-calls";
-import { startRelayEnv, type RelayEnv } from "./support";
+import { type HeldRelay, openRawCall, startHeldRelay } from "./held-calls";
 
 const PROMPT_BYTES = 64 * 1024;
 const STREAMS = 20;
 
-let env: RelayEnv;
-let upstream: ReturnType<typeof startHeldUpstream>;
+let held: HeldRelay;
 
 beforeAll(async () => {
-  upstream = startHeldUpstream();
-  env = await startRelayEnv("sqlite");
-  await env.setPrices({ "held-model": 1 });
-  await env.addChannel({ models: "held-model" }, { url: upstream.origin } as Parameters<RelayEnv["addChannel"]>[1]);
+  held = await startHeldRelay(["held-model"]);
 });
 
-afterAll(async () => {
-  upstream.stop();
-  await env.stop();
-});
+afterAll(() => held.stop());
 
 /** Opens a streamed call with a long prompt over a raw socket (nothing of it kept here) and waits for its first chunk. */
 function openStream(i: number): Promise<void> {
   const prompt = `call ${i}: ${"lorem ipsum ".repeat(PROMPT_BYTES / 12)}`;
   const body = JSON.stringify({ model: "held-model", stream: true, messages: [{ role: "user", content: prompt }] });
-  return openRawCall(env, body, "first chunk");
+  return openRawCall(held.env, body, "first chunk");
 }
 
 function liveHeap(): number {

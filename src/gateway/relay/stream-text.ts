@@ -111,6 +111,7 @@ export class StreamedText {
     return this.payloads ? this.payloads.map((data) => textOf(this.kind, data)).join("") : "";
   }
 }
+
 function textOf(kind: EndpointKind, data: string): string {
   try {
     return streamedText(kind, JSON.parse(data));

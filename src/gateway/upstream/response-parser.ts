@@ -168,7 +168,7 @@ export class ResponseParser {
       at = end;
       if (head.status >= 100 && head.status < 200) continue;
       this.head = out.head = head;
-      this.frame(head);
+      this.framing = this.framingOf(head);
       if (this.framing === "none") {
         this.done = out.done = true;
         return out;
@@ -185,19 +185,15 @@ export class ResponseParser {
     answer.source = NO_BYTES;
   }
 
-  /** How the body the head announces is framed. */
-  private frame(head: ResponseHead): void {
-    if (head.status === 204 || head.status === 304) this.framing = "none";
-    else if (head.header("transfer-encoding")?.toLowerCase().includes("chunked")) this.framing = "chunked";
-    else {
-      const length = head.header("content-length");
-      if (length === null) this.framing = "close";
-      else if (!/^\d+$/.test(length)) throw new BadReplyError("the upstream sent an invalid content-length");
-      else {
-        this.lengthLeft = Number(length);
-        this.framing = this.lengthLeft === 0 ? "none" : "length";
-      }
-    }
+  /** How the body the head announces is framed (by content-length: its length, noted in `lengthLeft`). */
+  private framingOf(head: ResponseHead): Framing {
+    if (head.status === 204 || head.status === 304) return "none";
+    if (head.header("transfer-encoding")?.toLowerCase().includes("chunked")) return "chunked";
+    const length = head.header("content-length");
+    if (length === null) return "close";
+    if (!/^\d+$/.test(length)) throw new BadReplyError("the upstream sent an invalid content-length");
+    this.lengthLeft = Number(length);
+    return this.lengthLeft === 0 ? "none" : "length";
   }
 
   /** The connection closed: completes a body framed by the close, or answers that the reply was cut short. */

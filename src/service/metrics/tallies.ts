@@ -82,11 +82,6 @@ abstract class Tallied<C extends { labels: LabelSet }> implements Scraped {
   reset(): void {
     for (const cell of this.cells.values()) this.zero(cell);
   }
-
-  registerIn(registry: Registry): this {
-    registerScraped(registry, this);
-    return this;
-  }
 }
 
 /** A metric a prom-client registry can read at a scrape: what its own metrics answer to `get` and `reset`. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Counter, Histogram, Registry } from "prom-client";
-import { TalliedCounter, TalliedHistogram } from "../../../src/service/metrics/tallies";
+import { registerScraped, TalliedCounter, TalliedHistogram } from "../../../src/service/metrics/tallies";
 
 const BOUNDS = [0.01, 0.1, 1];
 const LABELS = { model: 'gpt "4"\\mini\nx', channel: "3" };
@@ -19,7 +19,7 @@ describe("tallied metrics", () => {
     });
     const ours = new Registry();
     const tallied = new TalliedHistogram("h_seconds", "a help \\ with\nnewline", ["model", "channel"], BOUNDS);
-    tallied.registerIn(ours);
+    registerScraped(ours, tallied);
     const values: [Record<string, string>, number][] = [
       [LABELS, 0.005],
       [LABELS, 0.01],
@@ -38,7 +38,8 @@ describe("tallied metrics", () => {
     const own = new Registry();
     const theirs = new Counter({ name: "c_total", help: "c", labelNames: ["model", "channel"], registers: [own] });
     const ours = new Registry();
-    const tallied = new TalliedCounter("c_total", "c", ["model", "channel"]).registerIn(ours);
+    const tallied = new TalliedCounter("c_total", "c", ["model", "channel"]);
+    registerScraped(ours, tallied);
     for (const [labels, by] of [
       [LABELS, 2],
       [LABELS, 0],
@@ -54,7 +55,8 @@ describe("tallied metrics", () => {
 
   test("the same labels given in another order are one cell, read in the metric's label order", async () => {
     const ours = new Registry();
-    const tallied = new TalliedCounter("c_total", "c", ["model", "channel"]).registerIn(ours);
+    const tallied = new TalliedCounter("c_total", "c", ["model", "channel"]);
+    registerScraped(ours, tallied);
     tallied.cell({ channel: "1", model: "m" }).add(1);
     tallied.cell({ model: "m", channel: "1" }).add(1);
     expect(await ours.metrics()).toContain('c_total{model="m",channel="1"} 2');
@@ -62,7 +64,8 @@ describe("tallied metrics", () => {
 
   test("a reset zeroes the cells callers hold", async () => {
     const ours = new Registry();
-    const tallied = new TalliedHistogram("h", "h", ["model"], BOUNDS).registerIn(ours);
+    const tallied = new TalliedHistogram("h", "h", ["model"], BOUNDS);
+    registerScraped(ours, tallied);
     const cell = tallied.cell({ model: "m" });
     cell.observe(0.5);
     ours.resetMetrics();
