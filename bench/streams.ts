@@ -25,12 +25,15 @@
  * less the fake's), the first byte's delay over the fake's wait, the RSS at the plateau and per open call over the
  * process's idle RSS (after a short warm-up, whose calls are cut at its end), and the fake's and client's CPU per
  * chunk (their core, shared, is the limit past N ≈ 1 000, where they deliver fewer chunks a second than asked).
+ * --gc has each Tollgate build's engine log its collections (bench/gc-log.ts; the logging itself lengthens each pause
+ * a little) and prints, per N, what its collector did in the window: full and eden collections, their mean pauses and
+ * the program's stops a second, the delays the added gap's p99 is made of.
  * Every process is started with its file-descriptor limit raised to the hard limit (prlimit): each open stream holds
  * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
  *
  *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
  *                        [--measure-s 8] [--settle-calls 2] [--no-plain] [--no-portkey] [--prompt-kb 0] [--source]
- *                        [--translated] [--binary dist/tollgate ...]
+ *                        [--translated] [--gc] [--binary dist/tollgate ...]
  *
  * Default: N = 500 and 2 000, one round (seven to eight minutes with Portkey, the drains included); --full: N = 500,
  * 2 000, 5 000, 9 000, three rounds.
@@ -41,6 +44,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { portkeyScript, startPortkey } from "./portkey";
+import { describeWindow, GC_LOG_ENV, GcLog, type GcTotals, inWindow } from "./gc-log";
 import { cpuMicros, mainThreadTimes, rssBytes, sampleRss } from "./proc";
 import { fmt, load, provision, table, type Target } from "./relay";
 import { CLAUDE_MODEL } from "./relay-calls";
@@ -76,6 +80,8 @@ export interface StreamsOptions {
   portkey: boolean;
   /** Measure each build's streams translated too (OpenAI client, Anthropic channel). */
   translated: boolean;
+  /** Read each Tollgate build's collector log and report its collections in the window. */
+  gc: boolean;
 }
 
 interface ClientFigures {
@@ -115,7 +121,12 @@ interface Run extends ClientFigures {
   idleRss: number;
   plateauRss: number;
   rssPerOpen: number;
+  /** What the target's collector did in the window (with --gc, for Tollgate). */
+  gc?: ReturnType<typeof inWindow>;
 }
+
+/** Each Tollgate target's collector log, with --gc. */
+const gcLogs = new Map<Target, GcLog>();
 
 async function startProcess(
   name: string,
@@ -191,6 +202,9 @@ async function drive(
   let mainBefore = { user: 0, sys: 0 };
   let mainAfter = mainBefore;
   let fakeCpu = 0;
+  const gcLog = gcLogs.get(target);
+  let gcBefore: GcTotals | undefined;
+  let gcAfter: GcTotals | undefined;
   let rss: { stop(): number[] } | undefined;
   let samples: number[] = [];
   let last = "";
@@ -206,11 +220,13 @@ async function drive(
         cpuBefore = cpuMicros(target.pid);
         mainBefore = mainThreadTimes(target.pid);
         fakeCpu = cpuMicros(fakePid);
+        gcBefore = gcLog?.now();
         if (measure) rss = sampleRss(target.pid, 500);
       } else if (line === "measured") {
         cpuAfter = cpuMicros(target.pid);
         mainAfter = mainThreadTimes(target.pid);
         fakeCpu = cpuMicros(fakePid) - fakeCpu;
+        gcAfter = gcLog?.now();
         samples = rss?.stop() ?? [];
       } else if (line) last = line;
     }
@@ -232,6 +248,7 @@ async function drive(
     idleRss,
     plateauRss,
     rssPerOpen: (plateauRss - idleRss) / n,
+    gc: gcBefore && gcAfter && inWindow(gcBefore, gcAfter, shape.measureMs / 1000),
   };
 }
 
@@ -341,13 +358,17 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         return { name: "forwarder", url, pid: proc.pid, key: "", stop: () => stop(proc) };
       };
       const startTollgate = async (command: string[]): Promise<Target> => {
+        const gcLog = options.gc ? new GcLog() : undefined;
         const gateway = await startGateway({
           command: withFds(command),
           cpu: SERVER_CPU,
-          env: { INITIAL_ROOT_PASSWORD: "bench-root-pass" },
+          env: { INITIAL_ROOT_PASSWORD: "bench-root-pass", ...(gcLog && GC_LOG_ENV) },
+          stderrLine: gcLog && ((line) => gcLog.take(line)),
         });
         const key = await provision(gateway, fakeUrl, translated ? anthropicUrl : undefined);
-        return { name: "Tollgate", url: gateway.url, pid: gateway.proc.pid, key, stop: () => gateway.stop() };
+        const target = { name: "Tollgate", url: gateway.url, pid: gateway.proc.pid, key, stop: () => gateway.stop() };
+        if (gcLog) gcLogs.set(target, gcLog);
+        return target;
       };
       const warm: Shape = { ...shape, rampMs: 200, warmMs: 0, measureMs: shape.callMs + 500 };
       for (const n of options.ladder) {
@@ -459,6 +480,8 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
           `; calls failed or stalled ${t.failed + t.stalled} of ${t.started} / ${f.failed + f.stalled} of ${f.started}` +
           ` [target: none where the forwarder's none]`;
         console.log(line);
+        const collector = collectorLine(tollgate);
+        if (collector) console.log(collector);
         reportEnds("Tollgate", tollgate);
         const translatedRuns = entry.get(translatedKey(build));
         if (translatedRuns) console.log(translatedLine(n, build, builds.length, translatedRuns, tollgate, forwarder));
@@ -517,6 +540,13 @@ function gapTargetLines(results: Map<number, Map<string, Run[]>>, builds: { name
       (gap <= bound ? "met" : "not met")
     );
   });
+}
+
+/** What a build's collector did in each round's window (with --gc), else undefined. */
+function collectorLine(runs: Run[]): string | undefined {
+  const windows = runs.flatMap((r) => (r.gc ? [r.gc] : []));
+  if (windows.length === 0) return undefined;
+  return `    collector in the window (--gc), by round: ${windows.map(describeWindow).join("; ")}`;
 }
 
 /** A target's first failed and first stalled call over its rounds, when there was one. */
@@ -585,6 +615,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
       source: { type: "boolean" },
       binary: { type: "string", multiple: true },
       translated: { type: "boolean" },
+      gc: { type: "boolean" },
     },
   });
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
@@ -602,6 +633,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
     binaries: ((values.binary ?? []) as unknown[]).filter((b): b is string => typeof b === "string"),
     portkey: !values["no-portkey"],
     translated: Boolean(values.translated || values.full),
+    gc: Boolean(values.gc),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { GC_LOG_ENV, GcLog, perCall } from "../../bench/gc-log";
+import { describeWindow, GC_LOG_ENV, GcLog, inWindow, perCall } from "../../bench/gc-log";
 
 /** A Bun process that allocates ~64 MB of short-lived objects with its collector's log on, read by a GcLog. */
 async function loggedRun(): Promise<{ log: GcLog; other: string[] }> {
@@ -43,6 +43,21 @@ describe("the collector's log (bench/gc-log.ts)", () => {
       fullPer1000: 500,
       pauseMicros: 1250,
       fullPauseMicros: 1250,
+    });
+  });
+
+  test("a window's collections: counted by kind, their mean pauses, and the stops a second", () => {
+    const before = { allocatedBytes: 0, eden: 10, full: 2, edenPauseMs: 20, fullPauseMs: 40 };
+    const after = { allocatedBytes: 9, eden: 14, full: 5, edenPauseMs: 28, fullPauseMs: 100 };
+    const window = inWindow(before, after, 2);
+    expect(window).toEqual({ full: 3, fullMeanMs: 20, eden: 4, edenMeanMs: 2, stoppedMsPerSecond: 34 });
+    expect(describeWindow(window)).toBe("full 3 × 20.0 ms, eden 4 × 2.0 ms, stopped 34.0 ms a second");
+    expect(inWindow(after, after, 2)).toEqual({
+      full: 0,
+      fullMeanMs: 0,
+      eden: 0,
+      edenMeanMs: 0,
+      stoppedMsPerSecond: 0,
     });
   });
 });
