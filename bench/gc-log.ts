@@ -73,13 +73,17 @@ export function describePerCall(figures: ReturnType<typeof perCall>): string {
   );
 }
 
-/** What the collector did over a window of `seconds`: its collections of each kind, their mean pause, the stops a second. */
+/**
+ * What the collector did over a window of `seconds`: the bytes allocated, its collections of each kind, their mean
+ * pause, the stops a second.
+ */
 export function inWindow(before: GcTotals, after: GcTotals, seconds: number) {
   const full = after.full - before.full;
   const eden = after.eden - before.eden;
   const fullMs = after.fullPauseMs - before.fullPauseMs;
   const edenMs = after.edenPauseMs - before.edenPauseMs;
   return {
+    allocatedBytes: after.allocatedBytes - before.allocatedBytes,
     full,
     fullMeanMs: full > 0 ? fullMs / full : 0,
     eden,

@@ -544,9 +544,11 @@ function gapTargetLines(results: Map<number, Map<string, Run[]>>, builds: { name
 
 /** What a build's collector did in each round's window (with --gc), else undefined. */
 function collectorLine(runs: Run[]): string | undefined {
-  const windows = runs.flatMap((r) => (r.gc ? [r.gc] : []));
-  if (windows.length === 0) return undefined;
-  return `    collector in the window (--gc), by round: ${windows.map(describeWindow).join("; ")}`;
+  const rounds = runs.flatMap((r) =>
+    r.gc ? [`${describeWindow(r.gc)}, ${fmt(r.gc.allocatedBytes / r.chunksInWindow, 0)} B allocated a chunk`] : [],
+  );
+  if (rounds.length === 0) return undefined;
+  return `    collector in the window (--gc), by round: ${rounds.join("; ")}`;
 }
 
 /** A target's first failed and first stalled call over its rounds, when there was one. */

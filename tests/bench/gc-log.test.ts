@@ -46,13 +46,21 @@ describe("the collector's log (bench/gc-log.ts)", () => {
     });
   });
 
-  test("a window's collections: counted by kind, their mean pauses, and the stops a second", () => {
+  test("a window's collections: the bytes allocated, collections by kind, their mean pauses, the stops a second", () => {
     const before = { allocatedBytes: 0, eden: 10, full: 2, edenPauseMs: 20, fullPauseMs: 40 };
     const after = { allocatedBytes: 9, eden: 14, full: 5, edenPauseMs: 28, fullPauseMs: 100 };
     const window = inWindow(before, after, 2);
-    expect(window).toEqual({ full: 3, fullMeanMs: 20, eden: 4, edenMeanMs: 2, stoppedMsPerSecond: 34 });
+    expect(window).toEqual({
+      allocatedBytes: 9,
+      full: 3,
+      fullMeanMs: 20,
+      eden: 4,
+      edenMeanMs: 2,
+      stoppedMsPerSecond: 34,
+    });
     expect(describeWindow(window)).toBe("full 3 × 20.0 ms, eden 4 × 2.0 ms, stopped 34.0 ms a second");
     expect(inWindow(after, after, 2)).toEqual({
+      allocatedBytes: 0,
       full: 0,
       fullMeanMs: 0,
       eden: 0,
