@@ -64,6 +64,14 @@ export class SseSplitter {
     return events;
   }
 
+  /**
+   * Nothing is buffered or carried over (no part of an event, a cut character or a CR) and the stream's first bytes
+   * were read: a chunk of whole events may be read without this splitter.
+   */
+  get idle(): boolean {
+    return this.opened && this.buffer === "" && !this.afterCr && !this.mayHold;
+  }
+
   /** The stream's decoder, made now if need be: one made after the stream's first bytes keeps a byte order mark. */
   private streamingDecoder(opening: boolean): TextDecoder {
     this.decoder ??= opening ? new TextDecoder() : new TextDecoder("utf-8", { ignoreBOM: true });
@@ -133,6 +141,30 @@ export class SseSplitter {
     this.buffer = "";
     return last ? [last] : [];
   }
+}
+
+const LF = 10;
+const CR = 13;
+const DATA_LINE = Buffer.from("data: ");
+
+/**
+ * Where the data of a chunk that is exactly one event of one `data: ` line starts (it ends before the chunk's
+ * blank line), in a chunk from `start` to before `end` of `bytes`; -1 for any other chunk (several events, other
+ * fields, a CR, a part of an event). Such a chunk's data is what eventData reads from the event's text.
+ */
+export function oneDataLine(bytes: Buffer, start: number, end: number): number {
+  const data = start + DATA_LINE.length;
+  if (end - data < 3 || bytes[end - 1] !== LF || bytes[end - 2] !== LF) return -1;
+  if (DATA_LINE.compare(bytes, start, data) !== 0 || bytes.indexOf(LF, data) !== end - 2) return -1;
+  const cr = bytes.indexOf(CR, start);
+  return cr >= 0 && cr < end ? -1 : data;
+}
+
+/** What the bytes from `start` to before `end` are as text: all ASCII, other valid UTF-8, or not UTF-8. */
+export function encodingOf(bytes: Buffer, start: number, end: number): "ascii" | "utf8" | "invalid" {
+  for (let at = start; at < end; at++)
+    if (bytes[at]! >= 0x80) return isUtf8(bytes.subarray(start, end)) ? "utf8" : "invalid";
+  return "ascii";
 }
 
 /** The data payload of an event (joined `data:` lines), or undefined for comments and empty events. */

@@ -35,6 +35,46 @@ export function plainChatText(data: string): string | undefined {
   return data.slice(start, end);
 }
 
+const CONTENT_BYTES = Buffer.from(CONTENT);
+const DELTA_BYTES = Buffer.from(DELTA);
+const DELTA_WITH_ROLE_BYTES = Buffer.from(DELTA_WITH_ROLE);
+const REASONING_BYTES = Buffer.from("reasoning_content");
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const COLON = 58;
+
+/** Whether `needle` sits in `bytes` right before `at`. */
+const endsAt = (bytes: Buffer, needle: Buffer, at: number) =>
+  at >= needle.length && needle.compare(bytes, at - needle.length, at) === 0;
+
+/** Whether `needle` occurs in `bytes` from `from` to before `end`. */
+const occursIn = (bytes: Buffer, needle: Buffer, from: number, end: number) => {
+  const at = bytes.indexOf(needle, from);
+  return at >= 0 && at + needle.length <= end;
+};
+
+/**
+ * plainChatText read in UTF-8 bytes (a payload from `start` to before `end`): where the usual chat chunk's text
+ * is in them, as [from, to), else undefined. The same payloads qualify: its bytes need no decoding to be kept.
+ */
+export function plainChatTextIn(bytes: Buffer, start: number, end: number): [number, number] | undefined {
+  if (bytes[start] !== OPEN_BRACE || bytes[end - 1] !== CLOSE_BRACE) return undefined;
+  const at = bytes.indexOf(CONTENT_BYTES, start);
+  const open = at + CONTENT_BYTES.length;
+  if (at < 0 || open + 2 > end || bytes[open] !== COLON || bytes[open + 1] !== QUOTE) return undefined;
+  if (!endsAt(bytes, DELTA_BYTES, at) && !endsAt(bytes, DELTA_WITH_ROLE_BYTES, at)) return undefined;
+  const from = open + 2;
+  let to = from;
+  for (; to < end; to++) {
+    const code = bytes[to];
+    if (code === QUOTE) break;
+    if (code === BACKSLASH) return undefined;
+  }
+  if (to >= end || occursIn(bytes, CONTENT_BYTES, to, end) || occursIn(bytes, REASONING_BYTES, start, end))
+    return undefined;
+  return [from, to];
+}
+
 /** Where the JSON string whose text starts at `start` ends (its closing quote); -1 when it has an escape or no end. */
 function plainStringEnd(data: string, start: number): number {
   for (let at = start; at < data.length; at++) {
@@ -75,6 +115,19 @@ export class StreamedText {
     this.add(this.payloadText());
     this.payloads = undefined;
     this.payloadChars = 0;
+  }
+
+  /** Whether `keep` reads a payload as plainChatText does now (what `keepText` may be handed instead). */
+  get keepsPlainText(): boolean {
+    return this.kind === "chat" && this.payloads === undefined;
+  }
+
+  /** The text plainChatTextIn found, kept as `keep` keeps a plain chat chunk's text: its UTF-8 bytes are copied. */
+  keepText(source: Buffer, from: number, to: number): void {
+    if (to <= from) return;
+    let bytes = this.bytes;
+    if (!bytes || bytes.length - this.used < to - from) bytes = this.grow(to - from);
+    this.used += source.copy(bytes, this.used, from, to);
   }
 
   /** Drops everything kept (the upstream reported usage: no count is needed). */
