@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import { CR, DATA_LINE, LF, startsAt } from "./sse-bytes";
 
 const STREAMING = { stream: true };
 /**
@@ -143,10 +144,6 @@ export class SseSplitter {
   }
 }
 
-const LF = 10;
-const CR = 13;
-const DATA_LINE = Buffer.from("data: ");
-
 /**
  * Where the data of a chunk that is exactly one event of one `data: ` line starts (it ends before the chunk's
  * blank line), in a chunk from `start` to before `end` of `bytes`; -1 for any other chunk (several events, other
@@ -155,7 +152,7 @@ const DATA_LINE = Buffer.from("data: ");
 export function oneDataLine(bytes: Buffer, start: number, end: number): number {
   const data = start + DATA_LINE.length;
   if (end - data < 3 || bytes[end - 1] !== LF || bytes[end - 2] !== LF) return -1;
-  if (DATA_LINE.compare(bytes, start, data) !== 0 || bytes.indexOf(LF, data) !== end - 2) return -1;
+  if (!startsAt(bytes, DATA_LINE, start) || bytes.indexOf(LF, data) !== end - 2) return -1;
   const cr = bytes.indexOf(CR, start);
   return cr >= 0 && cr < end ? -1 : data;
 }
@@ -163,7 +160,7 @@ export function oneDataLine(bytes: Buffer, start: number, end: number): number {
 /** What the bytes from `start` to before `end` are as text: all ASCII, other valid UTF-8, or not UTF-8. */
 export function encodingOf(bytes: Buffer, start: number, end: number): "ascii" | "utf8" | "invalid" {
   for (let at = start; at < end; at++)
-    if (bytes[at]! >= 0x80) return isUtf8(bytes.subarray(start, end)) ? "utf8" : "invalid";
+    if (bytes[at]! >= 0x80) return isUtf8(partIn(bytes, start, end)) ? "utf8" : "invalid";
   return "ascii";
 }
 

@@ -3,11 +3,11 @@ import { streamedUsage } from "../../service/relay/endpoints";
 import { partOf } from "../upstream/reply";
 import { encodingOf, eventData, oneDataLine, SseSplitter } from "./sse";
 import type { StreamEnd, StreamOptions, StreamOutcome } from "./stream-outcome";
+import { USAGE_KEY } from "./sse-bytes";
 import { plainChatTextIn, StreamedText } from "./stream-text";
 import { USAGE_MARK } from "./whole-stream";
 
 const DONE_EVENT = "data: [DONE]\n\n";
-const USAGE_BYTES = Buffer.from('"usage"');
 const END: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
 const withBlankLine = (event: string) => `${event}\n\n`;
 /** What `takeEvent` answers for an event the client gets as it came (with its blank line). */
@@ -83,7 +83,7 @@ export class StreamEvents {
     const data = oneDataLine(source, start, end);
     if (data < 0) return undefined;
     const dataEnd = end - 2;
-    const usageAt = source.indexOf(USAGE_BYTES, data);
+    const usageAt = source.indexOf(USAGE_KEY, data);
     if (usageAt >= 0 && usageAt < dataEnd) return undefined;
     const text = plainChatTextIn(source, data, dataEnd);
     const encoding = text && encodingOf(source, start, end);

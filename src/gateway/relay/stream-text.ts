@@ -1,4 +1,5 @@
 import { streamedText, type EndpointKind } from "../../service/relay/endpoints";
+import { startsAt } from "./sse-bytes";
 
 /**
  * Raw event payloads kept for a possible count, in characters; past it they are reduced to their text. Small: a
@@ -16,6 +17,8 @@ const CONTENT = '"content"';
 const DELTA = '"delta":{';
 const DELTA_WITH_ROLE = '"delta":{"role":"assistant",';
 const QUOTE = 34;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
 const BACKSLASH = 92;
 
 /**
@@ -24,7 +27,7 @@ const BACKSLASH = 92;
  * needs the parser (parsing every chunk cost thousands of open streams a tenth of their CPU and much garbage).
  */
 export function plainChatText(data: string): string | undefined {
-  if (data.charCodeAt(0) !== 123 || data.charCodeAt(data.length - 1) !== 125) return undefined;
+  if (data.charCodeAt(0) !== OPEN_BRACE || data.charCodeAt(data.length - 1) !== CLOSE_BRACE) return undefined;
   const at = data.indexOf(CONTENT);
   if (at < 0 || !data.startsWith(':"', at + CONTENT.length)) return undefined;
   if (!data.startsWith(DELTA, at - DELTA.length) && !data.startsWith(DELTA_WITH_ROLE, at - DELTA_WITH_ROLE.length))
@@ -39,13 +42,10 @@ const CONTENT_BYTES = Buffer.from(CONTENT);
 const DELTA_BYTES = Buffer.from(DELTA);
 const DELTA_WITH_ROLE_BYTES = Buffer.from(DELTA_WITH_ROLE);
 const REASONING_BYTES = Buffer.from("reasoning_content");
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
 const COLON = 58;
 
 /** Whether `needle` sits in `bytes` right before `at`. */
-const endsAt = (bytes: Buffer, needle: Buffer, at: number) =>
-  at >= needle.length && needle.compare(bytes, at - needle.length, at) === 0;
+const endsAt = (bytes: Buffer, needle: Buffer, at: number) => startsAt(bytes, needle, at - needle.length);
 
 /** Whether `needle` occurs in `bytes` from `from` to before `end`. */
 const occursIn = (bytes: Buffer, needle: Buffer, from: number, end: number) => {

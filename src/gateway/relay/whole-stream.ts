@@ -1,22 +1,13 @@
 import type { Usage } from "../../service/billing/quota";
 import { streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
 import { asBuffer } from "../upstream/reply";
+import { CR, DATA_LINE as DATA, LF, startsAt, USAGE_KEY } from "./sse-bytes";
 
-const LF = 10;
-const CR = 13;
-const DATA = Buffer.from("data: ");
 const DONE_LINE = "data: [DONE]";
 const DONE_EVENT = Buffer.from(DONE_LINE);
 const END = Buffer.from(`${DONE_LINE}\n\n`);
-const USAGE_KEY = Buffer.from('"usage"');
 /** Only events that may carry a usage report are parsed; the others pass through as they came. */
 export const USAGE_MARK = /"usage"\s*:\s*\{/;
-
-function startsAt(bytes: Uint8Array, prefix: Uint8Array, at: number): boolean {
-  if (at + prefix.length > bytes.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
-  return true;
-}
 
 /** Whether a chunk ends with the stream's end marker: only then can it hold a whole stream. */
 export const endsStream = (chunk: Uint8Array): boolean => startsAt(chunk, END, chunk.length - END.length);

@@ -62,60 +62,47 @@ export class RelayMetrics {
   private registry: Promise<Registry> | undefined = undefined;
 
   constructor(sources: GaugeSources) {
-    this.requests = this.scrapes(
-      new TalliedCounter(
-        "tollgate_relay_requests_total",
-        "Relayed calls by endpoint, model, channel and HTTP status (failures refused before a channel: channel 0)",
-        ["endpoint", "model", "channel", "status"],
-      ),
+    this.requests = this.counter(
+      "tollgate_relay_requests_total",
+      "Relayed calls by endpoint, model, channel and HTTP status (failures refused before a channel: channel 0)",
+      ["endpoint", "model", "channel", "status"],
     );
-    this.errors = this.scrapes(
-      new TalliedCounter(
-        "tollgate_relay_errors_total",
-        "Relayed calls answered with an error, by endpoint and HTTP status",
-        ["endpoint", "status"],
-      ),
+    this.errors = this.counter(
+      "tollgate_relay_errors_total",
+      "Relayed calls answered with an error, by endpoint and HTTP status",
+      ["endpoint", "status"],
     );
-    this.duration = this.scrapes(
-      new TalliedHistogram(
-        "tollgate_relay_request_duration_seconds",
-        "Duration of settled calls, request to last byte, by endpoint, model and channel",
-        ["endpoint", "model", "channel"],
-        LATENCY_BUCKETS,
-      ),
+    this.duration = this.histogram(
+      "tollgate_relay_request_duration_seconds",
+      "Duration of settled calls, request to last byte, by endpoint, model and channel",
+      ["endpoint", "model", "channel"],
+      LATENCY_BUCKETS,
     );
-    this.firstByte = this.scrapes(
-      new TalliedHistogram(
-        "tollgate_upstream_first_byte_seconds",
-        "Time from the request to the upstream's first response byte, by model and channel",
-        ["model", "channel"],
-        LATENCY_BUCKETS,
-      ),
+    this.firstByte = this.histogram(
+      "tollgate_upstream_first_byte_seconds",
+      "Time from the request to the upstream's first response byte, by model and channel",
+      ["model", "channel"],
+      LATENCY_BUCKETS,
     );
-    this.upstreamFailures = this.scrapes(
-      new TalliedCounter(
-        "tollgate_upstream_failures_total",
-        "Upstream attempts that failed, by channel and upstream status (0: unreachable or timed out)",
-        ["channel", "status"],
-      ),
+    this.upstreamFailures = this.counter(
+      "tollgate_upstream_failures_total",
+      "Upstream attempts that failed, by channel and upstream status (0: unreachable or timed out)",
+      ["channel", "status"],
     );
-    this.tokens = this.scrapes(
-      new TalliedCounter(
-        "tollgate_tokens_billed_total",
-        "Tokens billed, by model, channel and kind (prompt, completion)",
-        ["model", "channel", "kind"],
-      ),
+    this.tokens = this.counter(
+      "tollgate_tokens_billed_total",
+      "Tokens billed, by model, channel and kind (prompt, completion)",
+      ["model", "channel", "kind"],
     );
-    this.quota = this.scrapes(
-      new TalliedCounter("tollgate_quota_billed_total", "Quota billed, by model and channel", ["model", "channel"]),
-    );
-    const flushes = this.scrapes(
-      new TalliedHistogram(
-        "tollgate_billing_flush_seconds",
-        "Duration of billing flushes (charges and log rows written in one transaction)",
-        [],
-        FLUSH_BUCKETS,
-      ),
+    this.quota = this.counter("tollgate_quota_billed_total", "Quota billed, by model and channel", [
+      "model",
+      "channel",
+    ]);
+    const flushes = this.histogram(
+      "tollgate_billing_flush_seconds",
+      "Duration of billing flushes (charges and log rows written in one transaction)",
+      [],
+      FLUSH_BUCKETS,
     );
     this.flushes = flushes.cell({});
     const gauges: [string, string, () => number | undefined][] = [
@@ -132,6 +119,16 @@ export class RelayMetrics {
       ["db_pool_size", "Most database connections of the pool (PostgreSQL/MySQL)", () => sources.pool()?.size],
     ];
     for (const [name, help, read] of gauges) this.scrapes(new ReadGauge(`tollgate_${name}`, help, read));
+  }
+
+  /** A counter read at every scrape from now on. */
+  private counter(...args: ConstructorParameters<typeof TalliedCounter>): TalliedCounter {
+    return this.scrapes(new TalliedCounter(...args));
+  }
+
+  /** A histogram read at every scrape from now on. */
+  private histogram(...args: ConstructorParameters<typeof TalliedHistogram>): TalliedHistogram {
+    return this.scrapes(new TalliedHistogram(...args));
   }
 
   /** `metric`, read at every scrape from now on. */
