@@ -10,10 +10,10 @@
  * with short calls 5–8 µs a call (a full collection after every few eden ones, each of which promotes the calls
  * then in flight); a growth of 1.5 gives that back and doubles the memory of 500 open streams (README, "Open streams").
  *
- * The collections stop the program instead of marking beside it: on the one core a server is given, the marking
- * thread only takes turns with the program, and the program's stops alone came to about twice those of one
- * collection at a time (at 2 000 open streams 56–66 against 30–35 ms a second; a full collection 75–84 ms of
- * stops over ~200 ms against one stop of 31–37 ms).
+ * The collections stop the program instead of marking beside it: on the one core a server is given, marking only
+ * takes turns with the program. Where that core has time to spare it halves the added gap's p99 (1 000 open
+ * streams, ~40 % busy: 3.9–8.8 against 8.2–13.8 ms), but where it has little, the load the gap target is set at, it
+ * lengthens it (2 000 streams, ~75 % busy: 35–39 against 28–32 ms; README, "Open streams", session 23).
  *
  * The engine reads them from the environment once, when it starts: the server restarts itself at once with them
  * (execve: the same process, the same id), unless the operator set any of them, whose value then stands.
