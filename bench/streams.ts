@@ -28,12 +28,16 @@
  * --gc has each Tollgate build's engine log its collections (bench/gc-log.ts; the logging itself lengthens each pause
  * a little) and prints, per N, what its collector did in the window: full and eden collections, their mean pauses and
  * the program's stops a second, the delays the added gap's p99 is made of.
+ * The slots' first calls start spread over --ramp-ms (default: --first-ms); a slot starts its next call when one ends,
+ * and every call lasts about as long, so the calls keep those phases: a ramp shorter than a call bunches the calls'
+ * starts and ends into waves (with the defaults, every 4 s, over 2 s), where a ramp of a whole call spreads them as
+ * calls arriving at random would.
  * Every process is started with its file-descriptor limit raised to the hard limit (prlimit): each open stream holds
  * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
  *
- *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--chunks 100] [--interval-ms 20]
- *                        [--measure-s 8] [--settle-calls 2] [--no-plain] [--no-portkey] [--prompt-kb 0] [--source]
- *                        [--translated] [--gc] [--binary dist/tollgate ...]
+ *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--ramp-ms 2000] [--chunks 100]
+ *                        [--interval-ms 20] [--measure-s 8] [--settle-calls 2] [--no-plain] [--no-portkey]
+ *                        [--prompt-kb 0] [--source] [--translated] [--gc] [--binary dist/tollgate ...]
  *
  * Default: N = 500 and 2 000, one round (seven to eight minutes with Portkey, the drains included); --full: N = 500,
  * 2 000, 5 000, 9 000, three rounds.
@@ -65,6 +69,8 @@ export interface StreamsOptions {
   ladder: number[];
   rounds: number;
   firstMs: number;
+  /** Streams: the slots' first calls start spread over this long (the calls' phases after: see `--ramp-ms`). */
+  rampMs: number;
   chunks: number;
   intervalMs: number;
   measureMs: number;
@@ -298,7 +304,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
       ],
       shape: {
         stream: true,
-        rampMs: options.firstMs,
+        rampMs: options.rampMs,
         warmMs: options.firstMs + 1000 + options.settleCalls * streamCallMs,
         measureMs: options.measureMs,
         waitMs: options.firstMs,
@@ -607,6 +613,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
       n: { type: "string" },
       rounds: { type: "string" },
       "first-ms": { type: "string" },
+      "ramp-ms": { type: "string" },
       chunks: { type: "string" },
       "interval-ms": { type: "string" },
       "measure-s": { type: "string" },
@@ -625,6 +632,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
     ladder: list(str(values.n) ?? (values.full ? "500,2000,5000,9000" : "500,2000")),
     rounds: Number(str(values.rounds) ?? (values.full ? 3 : 1)),
     firstMs: Number(str(values["first-ms"]) ?? 2000),
+    rampMs: Number(str(values["ramp-ms"]) ?? str(values["first-ms"]) ?? 2000),
     chunks: Number(str(values.chunks) ?? 100),
     intervalMs: Number(str(values["interval-ms"]) ?? 20),
     measureMs: Number(str(values["measure-s"]) ?? 8) * 1000,
