@@ -628,11 +628,12 @@ export function streamsOptions(argv: string[]): StreamsOptions {
     },
   });
   const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const firstMs = Number(str(values["first-ms"]) ?? 2000);
   return {
     ladder: list(str(values.n) ?? (values.full ? "500,2000,5000,9000" : "500,2000")),
     rounds: Number(str(values.rounds) ?? (values.full ? 3 : 1)),
-    firstMs: Number(str(values["first-ms"]) ?? 2000),
-    rampMs: Number(str(values["ramp-ms"]) ?? str(values["first-ms"]) ?? 2000),
+    firstMs,
+    rampMs: Number(str(values["ramp-ms"]) ?? firstMs),
     chunks: Number(str(values.chunks) ?? 100),
     intervalMs: Number(str(values["interval-ms"]) ?? 20),
     measureMs: Number(str(values["measure-s"]) ?? 8) * 1000,

@@ -1,7 +1,7 @@
 import type { Usage } from "../../service/billing/quota";
 import { streamedUsage, type EndpointKind } from "../../service/relay/endpoints";
 import { asBuffer } from "../upstream/reply";
-import { CR, DATA_LINE as DATA, LF, startsAt, USAGE_KEY } from "./sse-bytes";
+import { CR, DATA_LINE, LF, startsAt, USAGE_KEY } from "./sse-bytes";
 
 const DONE_LINE = "data: [DONE]";
 const DONE_EVENT = Buffer.from(DONE_LINE);
@@ -34,7 +34,7 @@ function usageEvent(bytes: Buffer): [number, number] | undefined {
   let found: [number, number] | undefined;
   let key = bytes.indexOf(USAGE_KEY);
   for (let at = 0; at < doneAt; ) {
-    if (!startsAt(bytes, DATA, at)) return undefined;
+    if (!startsAt(bytes, DATA_LINE, at)) return undefined;
     const end = bytes.indexOf(LF, at);
     if (bytes[end + 1] !== LF || (end - at === DONE_EVENT.length && startsAt(bytes, DONE_EVENT, at))) return undefined;
     for (; key >= 0 && key < end; key = bytes.indexOf(USAGE_KEY, key + 1)) {
@@ -83,7 +83,7 @@ export function relayWholeStream(
   const [start, end] = found;
   let event: any;
   try {
-    event = JSON.parse(bytes.toString("utf8", start + DATA.length, end));
+    event = JSON.parse(bytes.toString("utf8", start + DATA_LINE.length, end));
   } catch {
     return undefined;
   }
