@@ -88,6 +88,13 @@ export function cpuMicrosByThread(pid: number): Map<string, number> {
   return byName;
 }
 
+/** The CPU of the engine's compiler threads so far (JavaScriptCore names them `JITWorker`), µs. */
+export function compilerMicros(pid: number): number {
+  let sum = 0;
+  for (const t of threadTimes(pid)) if (t.name.startsWith("JIT")) sum += t.user + t.sys;
+  return sum;
+}
+
 /** The main thread's CPU so far, µs: in the program (user) and in the kernel on its behalf (sys). */
 export function mainThreadTimes(pid: number): { user: number; sys: number } {
   return timesOf(statFields(`/proc/${pid}/task/${pid}/stat`));

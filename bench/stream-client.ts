@@ -4,14 +4,16 @@
  * spread evenly over --ramp-ms. Streams come from bench/drip-upstream.ts, whose chunks carry their send
  * time: a chunk's added gap is the client's gap since the call's previous chunk less the fake's.
  *
- * Prints "measuring" when the window opens (after the ramp and one first-token wait) and "measured" when it
- * closes; the bench reads the server's CPU and RSS between those two lines. Then it drains: it sends no new call
+ * Prints "measuring" when the window opens (after the ramp and --warm-ms; with --open-when-told it then prints
+ * "warmed" and opens at the first line on its stdin, the bench's word that the server has settled) and "measured"
+ * when it closes; the bench reads the server's CPU and RSS between those two lines. Then it drains: it sends no new call
  * and waits up to --drain-ms for every call it started to end, its chunks no longer timed. A call completes with
  * status 200, all --chunks content chunks (when given) and [DONE]; it fails on another status, a connection closed
  * mid-call or a truncated stream; one still open when the drain times out is stalled. Last, one JSON line of figures.
  *
  *   bun bench/stream-client.ts --url U [--key K] --n N [--stream] --ramp-ms R --warm-ms W --measure-ms M --wait-ms F
  *                              [--chunks C] [--drain-ms D] [--prompt-kb P] [--model M] [--header "Name: value" ...]
+ *                              [--open-when-told]
  *
  * --prompt-kb makes the user's message P KiB long (an agent's prompt is tens of KiB; the default is "hi").
  * --model names the model asked for (default the bench's model; the bench's Claude model reaches an Anthropic channel).
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     "prompt-kb": { type: "string" },
     model: { type: "string" },
     header: { type: "string", multiple: true },
+    "open-when-told": { type: "boolean" },
   },
 });
 const origin = values.url!;
@@ -50,6 +53,12 @@ const waitMs = Number(values["wait-ms"] ?? 0);
 /** The content chunks a whole stream carries (0: not checked). */
 const chunksPerStream = Number(values.chunks ?? 0);
 const drainMs = Number(values["drain-ms"] ?? 0);
+const openWhenTold = values["open-when-told"] ?? false;
+
+/** Resolves at the first line on stdin (the bench's word that the server has settled). */
+async function toldToOpen(): Promise<void> {
+  for await (const bytes of Bun.stdin.stream()) if (bytes.includes(0x0a)) return;
+}
 
 const promptBytes = Number(values["prompt-kb"] ?? 0) * 1024;
 const call: BenchCall = { name: "drip", path: CHAT_PATH, body: chatBody(stream, promptBytes, values.model) };
@@ -95,8 +104,10 @@ let completedInWindow = 0;
 let firstFailure: string | undefined;
 
 const began = performance.now();
-const windowStart = began + rampMs + warmMs;
-const windowEnd = windowStart + measureMs;
+/** The warm-up's end; with --open-when-told the window opens at the first line on stdin after it. */
+const warmEnd = began + rampMs + warmMs;
+let windowStart = openWhenTold ? Number.POSITIVE_INFINITY : warmEnd;
+let windowEnd = windowStart + measureMs;
 const inWindow = (t: number) => t >= windowStart && t < windowEnd;
 /** After the window: no new call, and chunks are only counted. */
 let draining = false;
@@ -301,12 +312,16 @@ for (let i = 0; i < slots; i++) {
   setTimeout(() => open(slot), (i * rampMs) / slots);
 }
 
-let cpuAtStart = 0;
-setTimeout(() => {
-  console.log("measuring");
-  cpuAtStart = cpuMicros(process.pid);
-}, windowStart - performance.now());
-await Bun.sleep(windowEnd - performance.now());
+await Bun.sleep(warmEnd - performance.now());
+if (openWhenTold) {
+  console.log("warmed");
+  await toldToOpen();
+}
+windowStart = performance.now();
+windowEnd = windowStart + measureMs;
+console.log("measuring");
+const cpuAtStart = cpuMicros(process.pid);
+await Bun.sleep(measureMs);
 const cpuInWindow = cpuMicros(process.pid) - cpuAtStart;
 console.log("measured");
 const openAtEnd = busy;

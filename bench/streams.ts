@@ -10,9 +10,11 @@
  * usual translated stream: a chat app on a Claude channel), held against the forwarder and the build's own
  * same-dialect streams of the round.
  *
- * The window opens after each slot has run --settle-calls whole calls (streams; default 2): by then every call's
- * path has run a thousand times or more at N 500 and the engine has compiled it as it will stay, where a window
- * opened before any call had ended measured the compiler's work and the code's slower first tiers.
+ * The window opens after each slot has run --settle-calls whole calls (streams; default 2) and then, once the
+ * server's compiler threads have used under 1 % of a core over 5 s, at most --settle-max-s later (default 120; 0:
+ * at once, as before session 24): the engine keeps compiling a call's path to its last tier for its first ~15 000
+ * calls (at N 1 000, ~50 s), and a window opened before measured that work and the code's slower tiers beside
+ * the forwarder, whose code is tiny and settles at once. The wait is printed ("settle s").
  *
  * Per N, over the client's whole run: the calls started, and how each ended. After the window the client drains: it
  * starts no new call and waits for every call it started to end, completed (status 200, all its chunks and [DONE])
@@ -36,8 +38,8 @@
  * two sockets in the server, so N stays below half that limit (this container's is 20 000, hence 9 000 at the top).
  *
  *   bun bench/streams.ts [--full] [--n 500,2000] [--rounds 1] [--first-ms 2000] [--ramp-ms 2000] [--chunks 100]
- *                        [--interval-ms 20] [--measure-s 8] [--settle-calls 2] [--no-plain] [--no-portkey]
- *                        [--prompt-kb 0] [--source] [--translated] [--gc] [--binary dist/tollgate ...]
+ *                        [--interval-ms 20] [--measure-s 8] [--settle-calls 2] [--settle-max-s 120] [--no-plain]
+ *                        [--no-portkey] [--prompt-kb 0] [--source] [--translated] [--gc] [--binary dist/tollgate ...]
  *
  * Default: N = 500 and 2 000, one round (seven to eight minutes with Portkey, the drains included); --full: N = 500,
  * 2 000, 5 000, 9 000, three rounds.
@@ -49,7 +51,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { portkeyScript, startPortkey } from "./portkey";
 import { describeWindow, GC_LOG_ENV, GcLog, type GcTotals, inWindow } from "./gc-log";
-import { cpuMicros, mainThreadTimes, rssBytes, sampleRss } from "./proc";
+import { compilerMicros, cpuMicros, mainThreadTimes, rssBytes, sampleRss } from "./proc";
 import { fmt, load, provision, table, type Target } from "./relay";
 import { CLAUDE_MODEL } from "./relay-calls";
 import { freePort, median, ROOT, startGateway, untilAnswering } from "./support";
@@ -76,6 +78,8 @@ export interface StreamsOptions {
   measureMs: number;
   /** Streams: whole calls' lengths each slot runs before the window opens, so that it opens on a steady state. */
   settleCalls: number;
+  /** Then the window waits for the server's compiler to go quiet, at most this long (0: it opens at once). */
+  settleMaxMs: number;
   plain: boolean;
   source: boolean;
   /** The size of each call's prompt in KiB (0: a two-letter prompt). */
@@ -127,6 +131,8 @@ interface Run extends ClientFigures {
   idleRss: number;
   plateauRss: number;
   rssPerOpen: number;
+  /** How long after the warm-up the window waited for the target's compiler to go quiet. */
+  settleMs: number;
   /** What the target's collector did in the window (with --gc, for Tollgate). */
   gc?: ReturnType<typeof inWindow>;
 }
@@ -162,6 +168,31 @@ interface Shape {
   promptKb: number;
   /** The content chunks of a whole stream, which the client checks (0: not checked). */
   chunks: number;
+  /** After the warm-up, the window waits for the target's compiler to go quiet, at most this long (0: it does not). */
+  settleMaxMs: number;
+}
+
+/** The compiler is quiet when its threads used less than this share of a core over the last QUIET_SPAN_MS. */
+const QUIET_SHARE = 0.01;
+const QUIET_SPAN_MS = 5000;
+
+/**
+ * Waits until the engine's compiler threads in the process have gone quiet (the calls' code has reached its last
+ * tier), at most `maxMs`; returns how long it waited.
+ */
+async function untilCompilerQuiet(pid: number, maxMs: number): Promise<number> {
+  const began = performance.now();
+  const samples: number[] = [];
+  for (;;) {
+    samples.push(compilerMicros(pid));
+    const span = samples.length - 1;
+    const waited = performance.now() - began;
+    if (waited >= maxMs) return waited;
+    if (span * 1000 >= QUIET_SPAN_MS) {
+      if (samples[span]! - samples[span - QUIET_SPAN_MS / 1000]! < QUIET_SHARE * QUIET_SPAN_MS * 1000) return waited;
+    }
+    await Bun.sleep(1000);
+  }
 }
 
 /** The slowest the fake and client are expected to deliver a drain (a third of the 26–40 k chunks/s seen past N 1 000). */
@@ -201,8 +232,17 @@ async function drive(
   if (shape.stream) args.push("--stream");
   if (shape.promptKb) args.push("--prompt-kb", String(shape.promptKb));
   if (model) args.push("--model", model);
+  const settle = measure && shape.settleMaxMs > 0;
+  if (settle) args.push("--open-when-told");
   const idleRss = rssBytes(target.pid);
-  const client = spawn({ cmd: pinned(CLIENT_CPU, ["bun", script, ...args]), stdout: "pipe", stderr: "inherit" });
+  const client = spawn({
+    cmd: pinned(CLIENT_CPU, ["bun", script, ...args]),
+    stdin: settle ? "pipe" : "ignore",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  let settleMs = 0;
+  let settling: Promise<void> | undefined;
   let cpuBefore = 0;
   let cpuAfter = 0;
   let mainBefore = { user: 0, sys: 0 };
@@ -222,7 +262,14 @@ async function drive(
     for (; nl >= 0; nl = pending.indexOf("\n")) {
       const line = pending.slice(0, nl);
       pending = pending.slice(nl + 1);
-      if (line === "measuring") {
+      if (line === "warmed" && settle) {
+        settling = untilCompilerQuiet(target.pid, shape.settleMaxMs).then((waited) => {
+          settleMs = waited;
+          const stdin = client.stdin as Bun.FileSink;
+          stdin.write("open\n");
+          stdin.flush();
+        });
+      } else if (line === "measuring") {
         cpuBefore = cpuMicros(target.pid);
         mainBefore = mainThreadTimes(target.pid);
         fakeCpu = cpuMicros(fakePid);
@@ -238,6 +285,7 @@ async function drive(
     }
   }
   await client.exited;
+  await settling;
   const figures = JSON.parse(last || pending) as ClientFigures;
   const units = shape.stream ? figures.chunksInWindow : figures.completedInWindow;
   const plateauRss = samples.length ? median(samples) : NaN;
@@ -254,6 +302,7 @@ async function drive(
     idleRss,
     plateauRss,
     rssPerOpen: (plateauRss - idleRss) / n,
+    settleMs,
     gc: gcBefore && gcAfter && inWindow(gcBefore, gcAfter, shape.measureMs / 1000),
   };
 }
@@ -311,6 +360,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         callMs: streamCallMs,
         promptKb: options.promptKb,
         chunks: options.chunks,
+        settleMaxMs: options.settleMaxMs,
       },
     },
   ];
@@ -328,6 +378,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         callMs: NON_STREAM_LATENCY_MS,
         promptKb: options.promptKb,
         chunks: 0,
+        settleMaxMs: options.settleMaxMs,
       },
     });
 
@@ -438,6 +489,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
         "RSS/open KiB",
         `fake+client µs/${unit}`,
         "drain s",
+        "settle s",
       ],
       [...results].flatMap(([n, entry]) =>
         [...entry].map(([key, runs]) => {
@@ -461,6 +513,7 @@ export async function streamsBench(options: StreamsOptions): Promise<void> {
             fmt(r.rssPerOpen / KiB, 1),
             fmt(r.loadCpuPerUnitMicros, 1),
             fmt(r.drainMs / 1000, 1),
+            fmt(r.settleMs / 1000, 0),
           ];
         }),
       ),
@@ -618,6 +671,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
       "interval-ms": { type: "string" },
       "measure-s": { type: "string" },
       "settle-calls": { type: "string" },
+      "settle-max-s": { type: "string" },
       "no-plain": { type: "boolean" },
       "no-portkey": { type: "boolean" },
       "prompt-kb": { type: "string" },
@@ -638,6 +692,7 @@ export function streamsOptions(argv: string[]): StreamsOptions {
     intervalMs: Number(str(values["interval-ms"]) ?? 20),
     measureMs: Number(str(values["measure-s"]) ?? 8) * 1000,
     settleCalls: Number(str(values["settle-calls"]) ?? 2),
+    settleMaxMs: Number(str(values["settle-max-s"]) ?? 120) * 1000,
     plain: !values["no-plain"],
     promptKb: Number(str(values["prompt-kb"]) ?? 0),
     source: Boolean(values.source),
