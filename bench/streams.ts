@@ -11,7 +11,7 @@
  * same-dialect streams of the round.
  *
  * The window opens after each slot has run --settle-calls whole calls (streams; default 2) and then, once the
- * server's compiler threads have used under 1 % of a core over 5 s, at most --settle-max-s later (default 120; 0:
+ * server's compiler threads have used under 1 % of its CPU over 5 s, at most --settle-max-s later (default 120; 0:
  * at once, as before session 24): the engine keeps compiling a call's path to its last tier for its first ~15 000
  * calls (at N 1 000, ~50 s), and a window opened before measured that work and the code's slower tiers beside
  * the forwarder, whose code is tiny and settles at once. The wait is printed ("settle s").
@@ -172,25 +172,26 @@ interface Shape {
   settleMaxMs: number;
 }
 
-/** The compiler is quiet when its threads used less than this share of a core over the last QUIET_SPAN_MS. */
+/** The compiler is quiet when its threads used less than this share of the process's CPU over the last QUIET_SPAN_MS. */
 const QUIET_SHARE = 0.01;
 const QUIET_SPAN_MS = 5000;
 
 /**
  * Waits until the engine's compiler threads in the process have gone quiet (the calls' code has reached its last
- * tier), at most `maxMs`; returns how long it waited.
+ * tier), at most `maxMs`; returns how long it waited. The share is of the process's CPU, not of a core: at a low
+ * call rate the compiler's work comes as slowly as the calls.
  */
 async function untilCompilerQuiet(pid: number, maxMs: number): Promise<number> {
   const began = performance.now();
-  const samples: number[] = [];
+  const samples: { compiler: number; all: number }[] = [];
+  const back = QUIET_SPAN_MS / 1000;
   for (;;) {
-    samples.push(compilerMicros(pid));
-    const span = samples.length - 1;
+    samples.push({ compiler: compilerMicros(pid), all: cpuMicros(pid) });
     const waited = performance.now() - began;
     if (waited >= maxMs) return waited;
-    if (span * 1000 >= QUIET_SPAN_MS) {
-      if (samples[span]! - samples[span - QUIET_SPAN_MS / 1000]! < QUIET_SHARE * QUIET_SPAN_MS * 1000) return waited;
-    }
+    const now = samples.at(-1)!;
+    const then = samples.at(-1 - back);
+    if (then && now.compiler - then.compiler < QUIET_SHARE * (now.all - then.all)) return waited;
     await Bun.sleep(1000);
   }
 }
