@@ -41,8 +41,8 @@
  *                        [--interval-ms 20] [--measure-s 8] [--settle-calls 2] [--settle-max-s 120] [--no-plain]
  *                        [--no-portkey] [--prompt-kb 0] [--source] [--translated] [--gc] [--binary dist/tollgate ...]
  *
- * Default: N = 500 and 2 000, one round (seven to eight minutes with Portkey, the drains included); --full: N = 500,
- * 2 000, 5 000, 9 000, three rounds.
+ * Default: N = 500 and 2 000, one round (about twelve minutes with Portkey, the drains and the waits for the
+ * compilers included); --full: N = 500, 2 000, 5 000, 9 000, three rounds.
  * Several --binary builds are measured in turn after the forwarder, each N and round: an A/B comparison in one run.
  */
 import { spawn, type Subprocess } from "bun";
