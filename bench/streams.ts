@@ -264,12 +264,15 @@ async function drive(
       const line = pending.slice(0, nl);
       pending = pending.slice(nl + 1);
       if (line === "warmed" && settle) {
-        settling = untilCompilerQuiet(target.pid, shape.settleMaxMs).then((waited) => {
-          settleMs = waited;
-          const stdin = client.stdin as Bun.FileSink;
-          stdin.write("open\n");
-          stdin.flush();
-        });
+        settling = untilCompilerQuiet(target.pid, shape.settleMaxMs)
+          // A target gone meanwhile: the window opens anyway, and its calls show what happened.
+          .catch(() => Number.NaN)
+          .then((waited) => {
+            settleMs = waited;
+            const stdin = client.stdin as Bun.FileSink;
+            stdin.write("open\n");
+            stdin.flush();
+          });
       } else if (line === "measuring") {
         cpuBefore = cpuMicros(target.pid);
         mainBefore = mainThreadTimes(target.pid);
