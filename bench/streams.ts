@@ -13,8 +13,8 @@
  * The window opens after each slot has run --settle-calls whole calls (streams; default 2) and then (both shapes),
  * once the server's compiler threads have used under 1 % of its CPU over 5 s, at most --settle-max-s later (default
  * 120; 0: at once, as before session 24): the engine keeps compiling a call's path to its last tier for its first
- * ~15 000 calls (at N 1 000, ~50 s), and a window opened before measured that work and the code's slower tiers beside the
- * forwarder, whose code is tiny and settles at once. The wait is printed ("settle s").
+ * ~15 000 calls (at N 1 000, ~50 s), and a window opened before measured that work and the code's slower tiers
+ * beside the forwarder, whose code is tiny and settles at once. The wait is printed ("settle s").
  *
  * Per N, over the client's whole run: the calls started, and how each ended. After the window the client drains: it
  * starts no new call and waits for every call it started to end, completed (status 200, all its chunks and [DONE])
