@@ -8,6 +8,7 @@ import { HEAP_OPTIONS } from "../../src/server/heap-options";
 import { VERSION } from "../../src/shared/version";
 import { ApiClient } from "../support/client";
 import { startFakeUpstream } from "../support/fake-upstream";
+import { serving } from "../support/wait-for";
 
 const BINARY = join(import.meta.dir, "../../dist/tollgate");
 
@@ -42,13 +43,7 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
         process.stderr.write(text);
       }
     })();
-    for (let i = 0; i < 200; i++) {
-      try {
-        if ((await fetch(`${url}/api/status`)).ok) return;
-      } catch {}
-      await Bun.sleep(25);
-    }
-    throw new Error("the binary did not start");
+    if (!(await serving(url, 20_000, () => server.exitCode !== null))) throw new Error("the binary did not start");
   });
   afterAll(() => {
     server.kill();

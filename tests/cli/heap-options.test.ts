@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HEAP_OPTIONS } from "../../src/server/heap-options";
 import { allowSlowTests, ROOT_DIR, ROOT_PASSWORD } from "./support";
+import { serving } from "../support/wait-for";
 
 allowSlowTests();
 
@@ -31,7 +32,7 @@ afterEach(() => {
 async function serve(env: Record<string, string> = {}): Promise<number> {
   dir = mkdtempSync(join(tmpdir(), "tollgate-heap-"));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  server = spawn({
+  const started = spawn({
     cmd: ["bun", join(ROOT_DIR, "src/main.ts"), "serve"],
     cwd: dir,
     env: {
@@ -44,12 +45,8 @@ async function serve(env: Record<string, string> = {}): Promise<number> {
     stdout: "ignore",
     stderr: "inherit",
   });
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/status`)).ok) return server.pid;
-    } catch {}
-    await Bun.sleep(25);
-  }
+  server = started;
+  if (await serving(`http://127.0.0.1:${port}`, 20_000, () => started.exitCode !== null)) return started.pid;
   throw new Error("the server did not start");
 }
 

@@ -7,6 +7,7 @@ import OpenAI from "openai";
 import { ApiClient } from "./client";
 import { startFakeUpstream, type FakeUpstream } from "./fake-upstream";
 import { processState, spawnUnreaped } from "./unreaped";
+import { serving } from "./wait-for";
 
 const ROOT = join(import.meta.dir, "../..");
 export const SERVE_ROOT_PASSWORD = "root-pass-1234";
@@ -31,7 +32,7 @@ export async function startServeProcess(
   dbPath: string,
   env: Record<string, string> = {},
   unreaped = false,
-  waitMs = 5_000,
+  waitMs = 20_000,
 ): Promise<ServeProcess> {
   for (let attempt = 1; ; attempt++) {
     const port = 20000 + Math.floor(Math.random() * 12000);
@@ -50,12 +51,7 @@ export async function startServeProcess(
       : { parent: spawn({ cmd, cwd: dir, env: fullEnv, stdout: "ignore", stderr: "inherit" }), pid: 0 };
     const started = { url, process: server.parent, pid: server.pid || server.parent.pid };
     const exited = () => (unreaped ? (processState(started.pid) ?? "Z") === "Z" : started.process.exitCode !== null);
-    for (let i = 0; i < waitMs / 25 && !exited(); i++) {
-      try {
-        if ((await fetch(`${url}/api/status`)).ok) return started;
-      } catch {}
-      await Bun.sleep(25);
-    }
+    if (await serving(url, waitMs, exited)) return started;
     const died = exited();
     killServe(started);
     if (!died || attempt === 3) throw new Error("server did not start");
