@@ -43,7 +43,7 @@ describe("the single executable (bun run build → dist/tollgate)", () => {
         process.stderr.write(text);
       }
     })();
-    if (!(await serving(url, 20_000, () => server.exitCode !== null))) throw new Error("the binary did not start");
+    if (!(await serving(url, () => server.exitCode !== null))) throw new Error("the binary did not start");
   });
   afterAll(() => {
     server.kill();

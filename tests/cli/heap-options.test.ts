@@ -46,7 +46,7 @@ async function serve(env: Record<string, string> = {}): Promise<number> {
     stderr: "inherit",
   });
   server = started;
-  if (await serving(`http://127.0.0.1:${port}`, 20_000, () => started.exitCode !== null)) return started.pid;
+  if (await serving(`http://127.0.0.1:${port}`, () => started.exitCode !== null)) return started.pid;
   throw new Error("the server did not start");
 }
 

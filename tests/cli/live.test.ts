@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream";
+import { serving } from "../support/wait-for";
 import { allowSlowTests, cliDatabase, ROOT_DIR, type CliDatabase } from "./support";
 
 allowSlowTests();
@@ -35,7 +36,7 @@ beforeAll(async () => {
     stdout: "ignore",
     stderr: "inherit",
   });
-  await within(15_000, async () => (await fetch(`${url}/api/status`).catch(() => undefined))?.ok === true);
+  if (!(await serving(url, () => server.exitCode !== null))) throw new Error("the server did not start");
   // The server is busy for a moment after it starts listening; the timings start after.
   await db.run(["option", "set", "SystemName", "Warmed up"]);
   await within(15_000, async () => (await systemName()) === "Warmed up");

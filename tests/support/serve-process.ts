@@ -51,7 +51,7 @@ export async function startServeProcess(
       : { parent: spawn({ cmd, cwd: dir, env: fullEnv, stdout: "ignore", stderr: "inherit" }), pid: 0 };
     const started = { url, process: server.parent, pid: server.pid || server.parent.pid };
     const exited = () => (unreaped ? (processState(started.pid) ?? "Z") === "Z" : started.process.exitCode !== null);
-    if (await serving(url, waitMs, exited)) return started;
+    if (await serving(url, exited, waitMs)) return started;
     const died = exited();
     killServe(started);
     if (!died || attempt === 3) throw new Error("server did not start");
