@@ -8,6 +8,7 @@ import { plainChatTextIn, StreamedText } from "./stream-text";
 import { USAGE_MARK } from "./whole-stream";
 
 const DONE_EVENT = "data: [DONE]\n\n";
+const QUOTE = 34;
 const END: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
 const withBlankLine = (event: string) => `${event}\n\n`;
 /** What `takeEvent` answers for an event the client gets as it came (with its blank line). */
@@ -85,12 +86,12 @@ export class StreamEvents {
     const dataEnd = end - 2;
     const usageAt = source.indexOf(USAGE_KEY, data);
     if (usageAt >= 0 && usageAt < dataEnd) return undefined;
-    const text = plainChatTextIn(source, data, dataEnd);
-    const encoding = text && encodingOf(source, start, end);
-    if (!text || encoding === "invalid") return undefined;
+    const textStart = plainChatTextIn(source, data, dataEnd);
+    const encoding = textStart >= 0 && encodingOf(source, start, end);
+    if (!encoding || encoding === "invalid") return undefined;
     this.sawDone = false;
     if (outcome.firstResponseMs < 0) outcome.firstResponseMs = Date.now() - this.options.startedAt;
-    outcome.keepText(source, text[0], text[1]);
+    outcome.keepText(source, textStart, source.indexOf(QUOTE, textStart));
     return encoding === "ascii" ? source.toString("latin1", start, end) : partOf(source, start, end);
   }
 

@@ -55,24 +55,24 @@ const occursIn = (bytes: Buffer, needle: Buffer, from: number, end: number) => {
 
 /**
  * plainChatText read in UTF-8 bytes (a payload from `start` to before `end`): where the usual chat chunk's text
- * is in them, as [from, to), else undefined. The same payloads qualify: its bytes need no decoding to be kept.
+ * starts in them, else -1; it ends at the next quote. The same payloads qualify: its bytes need no decoding to be
+ * kept. An offset, not a pair: thousands of open streams would make an array of every chunk.
  */
-export function plainChatTextIn(bytes: Buffer, start: number, end: number): [number, number] | undefined {
-  if (bytes[start] !== OPEN_BRACE || bytes[end - 1] !== CLOSE_BRACE) return undefined;
+export function plainChatTextIn(bytes: Buffer, start: number, end: number): number {
+  if (bytes[start] !== OPEN_BRACE || bytes[end - 1] !== CLOSE_BRACE) return -1;
   const at = bytes.indexOf(CONTENT_BYTES, start);
   const open = at + CONTENT_BYTES.length;
-  if (at < 0 || open + 2 > end || bytes[open] !== COLON || bytes[open + 1] !== QUOTE) return undefined;
-  if (!endsAt(bytes, DELTA_BYTES, at) && !endsAt(bytes, DELTA_WITH_ROLE_BYTES, at)) return undefined;
+  if (at < 0 || open + 2 > end || bytes[open] !== COLON || bytes[open + 1] !== QUOTE) return -1;
+  if (!endsAt(bytes, DELTA_BYTES, at) && !endsAt(bytes, DELTA_WITH_ROLE_BYTES, at)) return -1;
   const from = open + 2;
   let to = from;
   for (; to < end; to++) {
     const code = bytes[to];
     if (code === QUOTE) break;
-    if (code === BACKSLASH) return undefined;
+    if (code === BACKSLASH) return -1;
   }
-  if (to >= end || occursIn(bytes, CONTENT_BYTES, to, end) || occursIn(bytes, REASONING_BYTES, start, end))
-    return undefined;
-  return [from, to];
+  if (to >= end || occursIn(bytes, CONTENT_BYTES, to, end) || occursIn(bytes, REASONING_BYTES, start, end)) return -1;
+  return from;
 }
 
 /** Where the JSON string whose text starts at `start` ends (its closing quote); -1 when it has an escape or no end. */
