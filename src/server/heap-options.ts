@@ -2,13 +2,15 @@
  * The engine's heap settings for a server. JavaScriptCore lets its heap grow to about three times what survived
  * its last full collection on a machine with 16 GB of memory or more (twice below that) before it collects again:
  * a gateway relaying thousands of streams makes garbage fast, so most of its resident memory was garbage not yet
- * collected. These settings let it grow to about 1.25 times instead, with the full collection after an eden one
+ * collected. These settings let it grow to about 1.3 times instead, with the full collection after an eden one
  * triggered when less than 14 % of the heap is left (the engine's default, a third, makes every eden collection a
  * full one at that growth). A stream's objects live as long as the call, so they outlive the eden collections and
  * wait for a full one: with a tenth, 500 open streams held ~40 KiB of RSS each (the forwarder ~16); with 14 %, ~28,
- * for more frequent full collections (each stops the program 11–31 ms at that N). Those cost a gateway saturated
- * with short calls 5–8 µs a call (a full collection after every few eden ones, each of which promotes the calls
- * then in flight); a growth of 1.5 gives that back and doubles the memory of 500 open streams (README, "Open streams").
+ * for more frequent full collections (each stops the program 11–31 ms at that N). At 1.25 times a full collection
+ * came every two seconds at 500 open streams and every second at 1 000, and its stop was the streams' p99 delay; at
+ * 1.3 times they come half as often, for ~2.5 KiB more RSS per open stream (README, "Open streams", session 27). They
+ * also cost a gateway saturated with short calls 5–8 µs a call (one after every few eden ones, each of which
+ * promotes the calls then in flight); a growth of 1.5 gives that back and doubles the memory of 500 open streams.
  *
  * The collections stop the program instead of marking beside it: on the one core a server is given, marking only
  * takes turns with the program. Where that core has time to spare it halves the added gap's p99 (1 000 open
@@ -19,9 +21,9 @@
  * (execve: the same process, the same id), unless the operator set any of them, whose value then stands.
  */
 export const HEAP_OPTIONS: Readonly<Record<string, string>> = {
-  BUN_JSC_heapGrowthMaxIncrease: "0.25",
+  BUN_JSC_heapGrowthMaxIncrease: "0.3",
   BUN_JSC_minEdenToOldGenerationRatio: "0.14",
-  BUN_JSC_smallHeapGrowthFactor: "1.25",
+  BUN_JSC_smallHeapGrowthFactor: "1.3",
   BUN_JSC_useConcurrentGC: "0",
 };
 
