@@ -56,8 +56,8 @@ describe("the text a stream generated, kept for a count", () => {
       const released = heapStats();
       return (held.heapSize + held.extraMemorySize - released.heapSize - released.extraMemorySize) / count;
     };
-    // 7 events are ~56 KiB; their text and the object keeping it, well under 2 KiB (a piece that still held its
-    // event read ~115 KiB a stream): under one event's 8 KiB leaves room for what else is let go.
+    // 7 events are ~56 KiB; their text and the object keeping it read under 2 KiB alone (a piece that still held
+    // its event read ~115 KiB a stream): the bound, under one event's 8 KiB, leaves room for what else is let go.
     expect(Math.min(perStream(), perStream(), perStream())).toBeLessThan(8 * 1024);
     // Read last, so the warm-up's text stays alive through both readings rather than being freed between them.
     expect(warm.text.length).toBeGreaterThan(0);

@@ -4,11 +4,10 @@ import { partOf } from "../upstream/reply";
 import { encodingOf, eventData, oneDataLine, SseSplitter } from "./sse";
 import type { StreamEnd, StreamOptions, StreamOutcome } from "./stream-outcome";
 import { USAGE_KEY } from "./sse-bytes";
-import { plainChatTextIn, StreamedText } from "./stream-text";
+import { plainChatTextEnd, plainChatTextIn, StreamedText } from "./stream-text";
 import { USAGE_MARK } from "./whole-stream";
 
 const DONE_EVENT = "data: [DONE]\n\n";
-const QUOTE = 34;
 const END: ReadableStreamReadResult<Uint8Array> = { done: true, value: undefined };
 const withBlankLine = (event: string) => `${event}\n\n`;
 /** What `takeEvent` answers for an event the client gets as it came (with its blank line). */
@@ -91,7 +90,7 @@ export class StreamEvents {
     if (!encoding || encoding === "invalid") return undefined;
     this.sawDone = false;
     if (outcome.firstResponseMs < 0) outcome.firstResponseMs = Date.now() - this.options.startedAt;
-    outcome.keepText(source, textStart, source.indexOf(QUOTE, textStart));
+    outcome.keepText(source, textStart, plainChatTextEnd(source, textStart));
     return encoding === "ascii" ? source.toString("latin1", start, end) : partOf(source, start, end);
   }
 

@@ -75,6 +75,9 @@ export function plainChatTextIn(bytes: Buffer, start: number, end: number): numb
   return from;
 }
 
+/** Where the text plainChatTextIn found at `from` ends: its closing quote (the text has no escapes). */
+export const plainChatTextEnd = (bytes: Buffer, from: number): number => bytes.indexOf(QUOTE, from);
+
 /** Where the JSON string whose text starts at `start` ends (its closing quote); -1 when it has an escape or no end. */
 function plainStringEnd(data: string, start: number): number {
   for (let at = start; at < data.length; at++) {
