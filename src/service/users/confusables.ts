@@ -1,0 +1,16 @@
+/**
+ * Unicode's confusables skeleton (TR39) of a text, from unhomoglyph's table: each character the table lists is
+ * replaced by its prototype, in one pass, everything else kept. Every key of the table is one code point, so a
+ * lookup per code point gives what the package's own function gives; that function matches with one regular
+ * expression of the table's 6 311 keys, which took ~40 ms to compile on its first use (the event loop stopped
+ * meanwhile) and ~40 µs a name after, where a lookup takes about a microsecond.
+ */
+let prototypes: Readonly<Record<string, string>> | undefined;
+
+export function confusablesSkeleton(text: string): string {
+  prototypes ??= require("unhomoglyph/data.json") as Record<string, string>;
+  let out = "";
+  // A key is one character: none can meet a name of Object.prototype's.
+  for (const character of text) out += prototypes[character] ?? character;
+  return out;
+}
